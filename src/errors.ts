@@ -1,0 +1,64 @@
+/**
+ * Domain errors. Services throw these and know nothing of HTTP or GraphQL; each surface maps
+ * them exactly once (REST: src/http/rest/error-response.ts, GraphQL: src/graphql/format-error.ts).
+ *
+ * Vocabulary:
+ * - Unauthenticated: no or invalid credentials (REST 401 with WWW-Authenticate).
+ * - Forbidden: valid credentials without the scope, without an organization, or asking for a
+ *   resource of another organization where the spec answers 403.
+ * - NotFound: does not exist for the caller (never says whether it exists elsewhere).
+ * - BadRequest: a malformed identifier or a request the resource's state refuses.
+ * - Conflict: a uniqueness rule (ruleset name).
+ * - Validation: input that fails its schema; carries every failing field (REST 422 detail[]).
+ */
+
+export interface ValidationIssue {
+  /** starts at body, query or path, pydantic-v2 style */
+  loc: (string | number)[]
+  msg: string
+  type: string
+}
+
+export abstract class DomainError extends Error {
+  abstract readonly kind: 'unauthenticated' | 'forbidden' | 'not_found' | 'bad_request' | 'conflict' | 'validation'
+}
+
+export class UnauthenticatedError extends DomainError {
+  readonly kind = 'unauthenticated'
+  constructor(message = 'Not authenticated') {
+    super(message)
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  readonly kind = 'forbidden'
+  constructor(message = 'Forbidden') {
+    super(message)
+  }
+}
+
+export class NotFoundError extends DomainError {
+  readonly kind = 'not_found'
+  constructor(message = 'Not found') {
+    super(message)
+  }
+}
+
+export class BadRequestError extends DomainError {
+  readonly kind = 'bad_request'
+}
+
+export class ConflictError extends DomainError {
+  readonly kind = 'conflict'
+}
+
+export class ValidationError extends DomainError {
+  readonly kind = 'validation'
+  constructor(readonly issues: ValidationIssue[]) {
+    super(issues.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`).join('; '))
+  }
+}
+
+export function assertUnreachable(value: never): never {
+  throw new Error(`Unhandled case: ${String(value)}`)
+}

@@ -1,0 +1,58 @@
+/** A finding of a scan, and the notes triage appends to it (a note is never overwritten). */
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core'
+
+export const SEVERITY_LEVELS = ['critical', 'high', 'medium', 'low', 'info'] as const
+export type SeverityLevel = (typeof SEVERITY_LEVELS)[number]
+
+export const Issue = defineEntity({
+  name: 'Issue',
+  tableName: 'issues',
+  properties: {
+    id: p.uuid().primary().onCreate(() => crypto.randomUUID()),
+    orgId: p.text(),
+    repoId: p.uuid(),
+    scanId: p.uuid(),
+    fingerprint: p.text(),
+    ruleId: p.text(),
+    filePath: p.text(),
+    lineNumber: p.integer(),
+    columnStart: p.integer().nullable(),
+    columnEnd: p.integer().nullable(),
+    category: p.text(),
+    severity: p.text().$type<SeverityLevel>(),
+    confidence: p.double().$type<number>().nullable(),
+    title: p.text(),
+    description: p.text().nullable(),
+    explanation: p.text().nullable(),
+    codeSnippet: p.text().nullable(),
+    contextBefore: p.text().nullable(),
+    contextAfter: p.text().nullable(),
+    remediation: p.text().nullable(),
+    remediationCode: p.text().nullable(),
+    cweIds: p.json<string[]>().onCreate(() => []),
+    owaspCategory: p.text().nullable(),
+    cvssScore: p.double().$type<number>().nullable(),
+    tags: p.json<string[]>().onCreate(() => []),
+    modelUsed: p.text().nullable(),
+    falsePositive: p.boolean().default(false),
+    exploitable: p.boolean().nullable(),
+    dataFlow: p.json<Record<string, unknown>>().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+})
+export type Issue = InferEntity<typeof Issue>
+
+export const IssueNote = defineEntity({
+  name: 'IssueNote',
+  tableName: 'issue_notes',
+  properties: {
+    id: p.uuid().primary().onCreate(() => crypto.randomUUID()),
+    orgId: p.text(),
+    issueId: p.uuid(),
+    text: p.text(),
+    author: p.text(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+})
+export type IssueNote = InferEntity<typeof IssueNote>

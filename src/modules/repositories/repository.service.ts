@@ -1,0 +1,24 @@
+/** Repositories of the caller's organization (the EntityManager passed in is org-scoped). */
+import type { EntityManager } from '@mikro-orm/postgresql'
+import { existsInOtherOrg } from '../../db/org-scope.ts'
+import { ForbiddenError, NotFoundError } from '../../errors.ts'
+import { Repository } from './repository.entity.ts'
+
+export async function listRepositories(em: EntityManager): Promise<Repository[]> {
+  return em.find(Repository, { isActive: true }, { orderBy: { createdAt: 'desc', id: 'asc' } })
+}
+
+export interface RequireRepositoryOptions {
+  /** what another organization's repository answers: the spec says 403 on some routes, 404 on others */
+  otherOrganization: 'forbidden' | 'not_found'
+}
+
+/** The active repository with this id, or NotFound / Forbidden: the one access rule for repositories. */
+export async function requireRepository(em: EntityManager, id: string, options: RequireRepositoryOptions): Promise<Repository> {
+  const repository = await em.findOne(Repository, { id, isActive: true })
+  if (repository) return repository
+  if (options.otherOrganization === 'forbidden' && (await existsInOtherOrg(em, Repository.meta.className, id))) {
+    throw new ForbiddenError('Repository does not belong to your organization')
+  }
+  throw new NotFoundError('Repository not found')
+}
