@@ -9,6 +9,7 @@
  * - NotFound: does not exist for the caller (never says whether it exists elsewhere).
  * - BadRequest: a malformed identifier or a request the resource's state refuses.
  * - Conflict: a uniqueness rule (ruleset name).
+ * - PayloadTooLarge: a body or upload over its configured limit (REST 413).
  * - Validation: input that fails its schema; carries every failing field (REST 422 detail[]).
  */
 
@@ -20,7 +21,7 @@ export interface ValidationIssue {
 }
 
 export abstract class DomainError extends Error {
-  abstract readonly kind: 'unauthenticated' | 'forbidden' | 'not_found' | 'bad_request' | 'conflict' | 'validation'
+  abstract readonly kind: 'unauthenticated' | 'forbidden' | 'not_found' | 'bad_request' | 'conflict' | 'too_large' | 'validation'
 }
 
 export class UnauthenticatedError extends DomainError {
@@ -50,6 +51,10 @@ export class BadRequestError extends DomainError {
 
 export class ConflictError extends DomainError {
   readonly kind = 'conflict'
+}
+
+export class PayloadTooLargeError extends DomainError {
+  readonly kind = 'too_large'
 }
 
 export class ValidationError extends DomainError {

@@ -1,0 +1,155 @@
+/**
+ * The HTTP server: Express 5 with the REST adapter under /api, Apollo Server at /graphql (and its
+ * IDE for browsers), graphql-ws on the same port and path, and health routes.
+ */
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { ApolloServer } from '@apollo/server'
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer'
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled'
+import { expressMiddleware } from '@as-integrations/express5'
+import type { MikroORM } from '@mikro-orm/postgresql'
+import express, { type NextFunction, type Request, type Response } from 'express'
+import { GraphQLError } from 'graphql'
+import { useServer } from 'graphql-ws/use/ws'
+import { WebSocketServer } from 'ws'
+import type { Authenticator } from '../auth/authenticate.ts'
+import type { Caller } from '../auth/caller.ts'
+import { DomainError, PayloadTooLargeError, ValidationError } from '../errors.ts'
+import { createContext, type GraphQLContext } from '../graphql/context.ts'
+import { createErrorFormatter } from '../graphql/format-error.ts'
+import { buildSchema } from '../graphql/schema.ts'
+import type { Logger } from '../logger.ts'
+import { credentialsFromConnectionParams, credentialsFromHeaders } from './credentials.ts'
+import { GRAPHIQL_PAGE, graphiqlAssets, wantsGraphiql } from './graphiql.ts'
+import { createRestRouter, sendRestError } from './rest/adapter.ts'
+import { toRestError, WWW_AUTHENTICATE } from './rest/error-response.ts'
+import { REST_ROUTES } from './rest/routes.ts'
+
+export interface ApiServerOptions {
+  orm: MikroORM
+  authenticate: Authenticator
+  logger: Logger
+  host: string
+  port: number
+  /** JSON body limit of the REST and GraphQL routes */
+  jsonLimit?: string
+}
+
+export interface ApiServer {
+  url: string
+  port: number
+  close(): Promise<void>
+}
+
+type SocketExtra = Record<PropertyKey, unknown> & { caller?: Caller }
+
+export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
+  const { orm, authenticate, logger } = options
+  const schema = buildSchema()
+  const app = express()
+  app.disable('x-powered-by')
+  app.set('query parser', 'simple')
+  const httpServer = http.createServer(app)
+
+  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' })
+  const wsCleanup = useServer<Record<string, unknown>, SocketExtra>(
+    {
+      schema,
+      onConnect: async (ctx) => {
+        try {
+          ctx.extra.caller = await authenticate(credentialsFromConnectionParams(ctx.connectionParams))
+          return true
+        } catch (error) {
+          if (!(error instanceof DomainError)) logger.error('websocket authentication failed', { error })
+          return false
+        }
+      },
+      context: (ctx) => createContext(orm, ctx.extra.caller as Caller),
+    },
+    wsServer,
+  )
+
+  const apollo = new ApolloServer<GraphQLContext>({
+    schema,
+    formatError: createErrorFormatter(logger),
+    includeStacktraceInErrorResponses: false,
+    persistedQueries: false,
+    csrfPrevention: true,
+    plugins: [
+      ApolloServerPluginDrainHttpServer({ httpServer }),
+      ApolloServerPluginLandingPageDisabled(),
+      { async serverWillStart() { return { async drainServer() { await wsCleanup.dispose() } } } },
+    ],
+  })
+  await apollo.start()
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' })
+  })
+  app.get('/readyz', async (_req, res) => {
+    try {
+      await orm.em.getConnection().execute('select 1', [], 'get')
+      res.json({ status: 'ready' })
+    } catch {
+      res.status(503).json({ status: 'unavailable', detail: 'database unreachable' })
+    }
+  })
+
+  app.use(graphiqlAssets())
+  app.use('/graphql', (req, res, next) => {
+    if (wantsGraphiql(req.method, req.headers.accept, req.query as Record<string, unknown>)) res.type('html').send(GRAPHIQL_PAGE)
+    else next()
+  })
+  app.use(
+    '/graphql',
+    express.json({ limit: options.jsonLimit ?? '1mb' }),
+    expressMiddleware(apollo, {
+      context: async ({ req }) => createContext(orm, await authenticateGraphQLRequest(authenticate, req)),
+    }),
+  )
+
+  app.use('/api', express.json({ limit: options.jsonLimit ?? '1mb' }))
+  app.use(createRestRouter({ schema, routes: REST_ROUTES, authenticate, createContext: (caller) => createContext(orm, caller), logger }))
+  app.use((_req, res) => {
+    res.status(404).json({ detail: 'Not Found' })
+  })
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => sendRestError(res, bodyParserError(error), logger, req))
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject)
+    httpServer.listen(options.port, options.host, () => resolve())
+  })
+  const port = (httpServer.address() as AddressInfo).port
+  const shownHost = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host
+  return {
+    url: `http://${shownHost}:${port}`,
+    port,
+    close: async () => {
+      await apollo.stop()
+      wsServer.close()
+    },
+  }
+}
+
+async function authenticateGraphQLRequest(authenticate: Authenticator, req: Request): Promise<Caller> {
+  try {
+    return await authenticate(credentialsFromHeaders(req.headers))
+  } catch (error) {
+    const response = toRestError(error)
+    if (response.status !== 401) throw error
+    throw new GraphQLError(String(response.body.detail), {
+      extensions: { code: 'UNAUTHENTICATED', status: 401, http: { status: 401, headers: new Map([['www-authenticate', WWW_AUTHENTICATE]]) } },
+    })
+  }
+}
+
+/** Body parser failures become the spec's shapes: malformed JSON is a 422 json_invalid, too large a 413. */
+function bodyParserError(error: unknown): unknown {
+  const parserError = error as { type?: string; status?: number; body?: string }
+  if (parserError.type === 'entity.parse.failed') {
+    return new ValidationError([{ loc: ['body', 0], msg: 'JSON decode error', type: 'json_invalid' }])
+  }
+  if (parserError.type === 'entity.too.large') return new PayloadTooLargeError('Request body is too large')
+  return error
+}

@@ -1,0 +1,131 @@
+/**
+ * Serves the REST route table by running GraphQL operations against the same schema and
+ * resolvers as /graphql. Order per request, as REST clients expect: authenticate (401), scope
+ * (403), validate path/query/body (400/422), execute, answer with the row's status.
+ */
+import express, { type Request, type Response, type Router } from 'express'
+import {
+  execute,
+  Kind,
+  parse,
+  validate,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql'
+import type { Authenticator } from '../../auth/authenticate.ts'
+import { requireScope, type Caller, type Scope } from '../../auth/caller.ts'
+import type { GraphQLContext } from '../../graphql/context.ts'
+import { scopeOfRootField } from '../../graphql/schema.ts'
+import type { Logger } from '../../logger.ts'
+import { credentialsFromHeaders } from '../credentials.ts'
+import { restoreEnumValues } from './enum-values.ts'
+import { toRestError } from './error-response.ts'
+import type { RestRoute } from './route-table.ts'
+import { parseInput } from './validation.ts'
+
+export interface RestAdapterOptions {
+  schema: GraphQLSchema
+  routes: readonly RestRoute[]
+  authenticate: Authenticator
+  createContext: (caller: Caller) => GraphQLContext
+  logger: Logger
+}
+
+interface PreparedRoute {
+  route: RestRoute
+  document: DocumentNode
+  operation: OperationDefinitionNode
+  fragments: Record<string, FragmentDefinitionNode>
+  rootKey: string
+  scope: Scope
+}
+
+export function createRestRouter(options: RestAdapterOptions): Router {
+  const router = express.Router()
+  const prepared = options.routes.map((route) => prepareRoute(options.schema, route))
+  for (const entry of prepared) {
+    router[entry.route.method](entry.route.path, (req, res) => handle(entry, options, req, res))
+  }
+  router.use('/api', (req, res) => {
+    const allowed = prepared.filter((entry) => pathMatches(entry.route.path, req.originalUrl.split('?')[0] ?? '')).map((entry) => entry.route.method.toUpperCase())
+    if (allowed.length > 0) {
+      res.status(405).set('Allow', allowed.join(', ')).json({ detail: 'Method Not Allowed' })
+    } else {
+      res.status(404).json({ detail: 'Not Found' })
+    }
+  })
+  return router
+}
+
+/** Parses and validates each row's operation once, at startup: a broken row fails the boot. */
+function prepareRoute(schema: GraphQLSchema, route: RestRoute): PreparedRoute {
+  const document = parse(route.operation)
+  const errors = validate(schema, document)
+  if (errors.length > 0) throw new Error(`REST route ${route.method.toUpperCase()} ${route.path}: ${errors.map((error) => error.message).join('; ')}`)
+  const operations = document.definitions.filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION)
+  const operation = operations[0]
+  if (operations.length !== 1 || !operation) throw new Error(`REST route ${route.path} must hold exactly one operation`)
+  const rootFields = operation.selectionSet.selections.filter((selection) => selection.kind === Kind.FIELD)
+  const rootField = rootFields[0]
+  if (rootFields.length !== 1 || !rootField) throw new Error(`REST route ${route.path} must select exactly one root field`)
+  const fragments = Object.fromEntries(
+    document.definitions
+      .filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION)
+      .map((fragment) => [fragment.name.value, fragment]),
+  )
+  const rootType = operation.operation === 'mutation' ? 'Mutation' : 'Query'
+  return {
+    route,
+    document,
+    operation,
+    fragments,
+    rootKey: rootField.alias?.value ?? rootField.name.value,
+    scope: scopeOfRootField(schema, rootType, rootField.name.value),
+  }
+}
+
+async function handle(entry: PreparedRoute, options: RestAdapterOptions, req: Request, res: Response): Promise<void> {
+  const { route } = entry
+  try {
+    const caller = await options.authenticate(credentialsFromHeaders(req.headers))
+    requireScope(caller, entry.scope)
+    const input = {
+      params: route.params ? parseInput(route.params, req.params, 'path') : undefined,
+      query: route.query ? parseInput(route.query, req.query, 'query') : undefined,
+      body: route.body ? parseInput(route.body, req.body, 'body') : undefined,
+      caller,
+    }
+    const result = await execute({
+      schema: options.schema,
+      document: entry.document,
+      variableValues: route.variables?.(input) ?? {},
+      contextValue: options.createContext(caller),
+    })
+    const firstError = result.errors?.[0]
+    if (firstError) throw firstError.originalError ?? firstError
+    const data = (result.data ?? {}) as Record<string, unknown>
+    restoreEnumValues(options.schema, entry.operation, entry.fragments, data)
+    if (route.status === 204) {
+      res.status(204).end()
+      return
+    }
+    res.status(route.status).json(route.respond ? route.respond(data) : data[entry.rootKey])
+  } catch (error) {
+    sendRestError(res, error, options.logger, req)
+  }
+}
+
+export function sendRestError(res: Response, error: unknown, logger: Logger, req: Request): void {
+  const response = toRestError(error)
+  if (response.status >= 500) logger.error('request failed', { method: req.method, path: req.path, error })
+  if (response.headers) res.set(response.headers)
+  res.status(response.status).json(response.body)
+}
+
+function pathMatches(pattern: string, path: string): boolean {
+  const expected = pattern.split('/')
+  const actual = path.replace(/\/$/, '').split('/')
+  return expected.length === actual.length && expected.every((part, index) => part.startsWith(':') || part === actual[index])
+}

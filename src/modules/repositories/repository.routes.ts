@@ -1,0 +1,33 @@
+/** REST rows of repositories (spec: GET /api/repositories). */
+import { defineRoute } from '../../http/rest/route-table.ts'
+
+export const REPOSITORY_FIELDS = /* GraphQL */ `
+  fragment RepositoryFields on Repository {
+    id
+    org_id: orgId
+    repo_name: repoName
+    branch_name: branchName
+    is_active: isActive
+    size_bytes: sizeBytes
+    file_count: fileCount
+    languages
+    content_sha256: contentSha256
+    created_by: createdBy
+    created_at: createdAt
+    updated_at: updatedAt
+    last_scan_id: lastScanId
+    last_scan_status: lastScanStatus
+  }
+`
+
+export const repositoryRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/repositories',
+    summary: 'List repositories',
+    tags: ['repositories'],
+    operation: `query ListRepositories { repositories { ...RepositoryFields } } ${REPOSITORY_FIELDS}`,
+    status: 200,
+    respond: (data) => ({ all_repos: data['repositories'] }),
+  }),
+]
