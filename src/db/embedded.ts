@@ -50,7 +50,15 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<E
     onLog: remember,
     onError: (error) => remember(String(error)),
   })
-  if (!(await isInitialised(dataDir))) await server.initialise()
+  if (!(await isInitialised(dataDir))) {
+    await server.initialise().catch((error: unknown) => {
+      const reason = String(error)
+      if (reason.includes('Permission denied')) {
+        throw new Error(`embedded PostgreSQL runs as the "postgres" system user, which cannot reach ${dataDir}: set PARAPET_DATA_DIR to a folder whose parents are readable by all (e.g. under /var/lib or /tmp)`)
+      }
+      throw error
+    })
+  }
   try {
     await server.start()
   } catch (error) {

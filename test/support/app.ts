@@ -1,0 +1,90 @@
+/**
+ * Boots the real HTTP server (Express, Apollo, graphql-ws) on an ephemeral port over this test
+ * file's database, and offers small HTTP/GraphQL/WebSocket clients for the tests.
+ */
+import { afterAll, beforeAll, expect } from 'vitest'
+import { createClient, type Client } from 'graphql-ws'
+import WebSocket from 'ws'
+import { createAuthenticator } from '../../src/auth/authenticate.ts'
+import type { JwtSettings } from '../../src/auth/jwt.ts'
+import { startApiServer, type ApiServer } from '../../src/http/app.ts'
+import { createLogger } from '../../src/logger.ts'
+import { useTestDatabase, type TestDatabase } from './database.ts'
+
+export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long'
+
+export interface TestApp {
+  db: TestDatabase
+  url: string
+  request(path: string, init?: RequestInit & { json?: unknown }): Promise<TestResponse>
+  graphql(query: string, variables: Record<string, unknown>, headers: Record<string, string>): Promise<TestResponse>
+  websocket(connectionParams: Record<string, unknown>): Client
+}
+
+export interface TestResponse {
+  status: number
+  headers: Headers
+  /** parsed JSON, or the text when the body is not JSON */
+  body: any
+  text: string
+}
+
+export function useTestApp(options: { auth?: JwtSettings } = {}): TestApp {
+  const db = useTestDatabase()
+  const app = { db, url: '' } as TestApp
+  const sockets: Client[] = []
+  let server: ApiServer | undefined
+  beforeAll(async () => {
+    const logger = createLogger('silent')
+    const authenticate = createAuthenticator(db.orm, options.auth ?? { jwtSecret: TEST_JWT_SECRET })
+    server = await startApiServer({ orm: db.orm, authenticate, logger, host: '127.0.0.1', port: 0 })
+    app.url = server.url
+  })
+  afterAll(async () => {
+    await Promise.all(sockets.map((socket) => socket.dispose()))
+    await server?.close()
+  })
+  app.request = async (path, init = {}) => {
+    const { json, ...rest } = init
+    const headers = new Headers(rest.headers)
+    if (json !== undefined) headers.set('content-type', 'application/json')
+    const response = await fetch(app.url + path, { ...rest, headers, ...(json !== undefined && { body: JSON.stringify(json) }) })
+    return toTestResponse(response)
+  }
+  app.graphql = (query, variables, headers) =>
+    app.request('/graphql', { method: 'POST', headers, json: { query, variables } })
+  app.websocket = (connectionParams) => {
+    const client = createClient({ url: app.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: true })
+    sockets.push(client)
+    return client
+  }
+  return app
+}
+
+async function toTestResponse(response: Response): Promise<TestResponse> {
+  const text = await response.text()
+  let body: unknown = text
+  try {
+    body = text ? JSON.parse(text) : undefined
+  } catch {
+    body = text
+  }
+  return { status: response.status, headers: response.headers, body, text }
+}
+
+/** Runs one operation over graphql-ws and resolves with its single result. */
+export function runOverWebSocket(client: Client, query: string, variables: Record<string, unknown> = {}) {
+  return new Promise<{ data?: any; errors?: any[] }>((resolve, reject) => {
+    let result: { data?: any; errors?: any[] } | undefined
+    client.subscribe({ query, variables }, {
+      next: (value) => (result = value as typeof result),
+      error: reject,
+      complete: () => (result ? resolve(result) : reject(new Error('no result'))),
+    })
+  })
+}
+
+/** No response body of any status may carry a stack trace or an internal path. */
+export function expectNoInternals(response: TestResponse): void {
+  expect(response.text).not.toMatch(/\bat .+\(.+:\d+:\d+\)|node_modules|\/src\/|stacktrace/i)
+}
