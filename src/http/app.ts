@@ -47,6 +47,7 @@ type SocketExtra = Record<PropertyKey, unknown> & { caller?: Caller }
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const { orm, authenticate, logger } = options
   const schema = buildSchema()
+  const formatError = createErrorFormatter(logger)
   const app = express()
   app.disable('x-powered-by')
   app.set('query parser', 'simple')
@@ -66,13 +67,16 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
         }
       },
       context: (ctx) => createContext(orm, ctx.extra.caller as Caller),
+      // the same error mapping as HTTP: codes and statuses, internals masked
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: result.errors.map((error) => formatError(error.toJSON(), error)) } : result,
     },
     wsServer,
   )
 
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
-    formatError: createErrorFormatter(logger),
+    formatError,
     includeStacktraceInErrorResponses: false,
     persistedQueries: false,
     csrfPrevention: true,

@@ -49,7 +49,7 @@ export const IssueNote = defineEntity({
   properties: {
     id: p.uuid().primary().onCreate(() => crypto.randomUUID()),
     orgId: p.text(),
-    issueId: p.uuid(),
+    issue: p.manyToOne(Issue).fieldName('issue_id'),
     text: p.text(),
     author: p.text(),
     createdAt: p.datetime().onCreate(() => new Date()),

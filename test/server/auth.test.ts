@@ -1,0 +1,198 @@
+/**
+ * Authentication and scopes: API keys, HS256 tokens, RS256/ES256 with a public key or a JWKS
+ * URL, and every 401/403 case; the same caller identity over WebSocket connectionParams.
+ */
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type CryptoKey } from 'jose'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createAuthenticator, type Authenticator } from '../../src/auth/authenticate.ts'
+import { UnauthenticatedError } from '../../src/errors.ts'
+import { revokeApiKey } from '../../src/modules/api-keys/api-key.service.ts'
+import { ApiKey } from '../../src/modules/api-keys/api-key.entity.ts'
+import { runOverWebSocket, TEST_JWT_SECRET, useTestApp } from '../support/app.ts'
+import { useTestDatabase } from '../support/database.ts'
+import { makeApiKeyPrincipal, makeTokenPrincipal } from '../support/factories.ts'
+
+const app = useTestApp()
+
+function sign(claims: Record<string, unknown>, header: Record<string, unknown> = { alg: 'HS256' }) {
+  return new SignJWT(claims).setProtectedHeader(header as { alg: string })
+}
+const now = () => Math.floor(Date.now() / 1000)
+const bearer = (token: string) => ({ Authorization: `Bearer ${token}` })
+
+describe('API keys', () => {
+  it('authenticate with X-API-Key', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm, { scopes: ['read:repo'] })
+    const response = await app.request('/api/repositories', { headers: caller.headers })
+    expect(response.status).toBe(200)
+  })
+
+  it('are stored only as a hash', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const key = caller.headers['X-API-Key'] as string
+    const rows = await app.db.orm.em.fork().getConnection().execute('select * from api_keys where org_id = ?', [caller.orgId])
+    expect(rows).toHaveLength(1)
+    expect(JSON.stringify(rows)).not.toContain(key.split('_')[2])
+  })
+
+  it.each([
+    ['an unknown key', 'pk_AAAAAAAAAAAA_' + 'B'.repeat(43)],
+    ['a malformed key', 'hello'],
+  ])('refuse %s with 401', async (_label, key) => {
+    const response = await app.request('/api/repositories', { headers: { 'X-API-Key': key } })
+    expect(response.status).toBe(401)
+    expect(response.body).toEqual({ detail: 'Invalid API key' })
+    expect(response.headers.get('www-authenticate')).toMatch(/Bearer realm="parapet"/)
+  })
+
+  it('refuse a key whose secret part was altered', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const key = caller.headers['X-API-Key'] as string
+    const altered = key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A')
+    expect((await app.request('/api/repositories', { headers: { 'X-API-Key': altered } })).status).toBe(401)
+  })
+
+  it('stop working once revoked', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const record = await app.db.orm.em.fork().findOneOrFail(ApiKey, { orgId: caller.orgId })
+    await revokeApiKey(app.db.orm.em.fork(), record.id)
+    expect((await app.request('/api/repositories', { headers: caller.headers })).status).toBe(401)
+  })
+})
+
+describe('HS256 bearer tokens', () => {
+  it('authenticate with sub, org_id and scope claims', async () => {
+    const caller = await makeTokenPrincipal({ scopes: ['read:repo'] })
+    expect((await app.request('/api/repositories', { headers: caller.headers })).status).toBe(200)
+  })
+
+  it('accept a scopes array', async () => {
+    const token = await sign({ sub: 'u', org_id: 'o', scopes: ['read:repo'] }).setExpirationTime(now() + 60).sign(new TextEncoder().encode(TEST_JWT_SECRET))
+    expect((await app.request('/api/repositories', { headers: bearer(token) })).status).toBe(200)
+  })
+
+  it('refuse an expired token', async () => {
+    const caller = await makeTokenPrincipal({ expiresIn: -60 })
+    const response = await app.request('/api/repositories', { headers: caller.headers })
+    expect(response.status).toBe(401)
+    expect(response.body).toEqual({ detail: 'Invalid or expired bearer token' })
+  })
+
+  it('refuse a token not valid yet (nbf)', async () => {
+    const token = await sign({ sub: 'u', org_id: 'o', scope: 'read:repo' }).setNotBefore(now() + 600).sign(new TextEncoder().encode(TEST_JWT_SECRET))
+    expect((await app.request('/api/repositories', { headers: bearer(token) })).status).toBe(401)
+  })
+
+  it('refuse a token signed with another secret', async () => {
+    const caller = await makeTokenPrincipal({ secret: 'another-secret-of-at-least-32-characters!!' })
+    expect((await app.request('/api/repositories', { headers: caller.headers })).status).toBe(401)
+  })
+
+  it('refuse alg "none"', async () => {
+    const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url')
+    const token = `${encode({ alg: 'none', typ: 'JWT' })}.${encode({ sub: 'u', org_id: 'o', scope: 'read:repo', exp: now() + 60 })}.`
+    const response = await app.request('/api/repositories', { headers: bearer(token) })
+    expect(response.status).toBe(401)
+  })
+
+  it('refuse garbage and a non-Bearer scheme', async () => {
+    expect((await app.request('/api/repositories', { headers: bearer('not.a.jwt') })).status).toBe(401)
+    expect((await app.request('/api/repositories', { headers: { Authorization: 'Basic dTpw' } })).status).toBe(401)
+  })
+
+  it('is 403 for a token without the needed scope', async () => {
+    const caller = await makeTokenPrincipal({ scopes: [] })
+    const response = await app.request('/api/repositories', { headers: caller.headers })
+    expect(response.status).toBe(403)
+  })
+})
+
+describe('asymmetric tokens and issuer/audience checks', () => {
+  const db = useTestDatabase()
+  let rsa: { privateKey: CryptoKey; publicKey: CryptoKey }
+  let ec: { privateKey: CryptoKey; publicKey: CryptoKey }
+  let jwksServer: http.Server
+  let jwksUrl = ''
+
+  beforeAll(async () => {
+    rsa = await generateKeyPair('RS256', { extractable: true })
+    ec = await generateKeyPair('ES256', { extractable: true })
+    const jwk = { ...(await exportJWK(ec.publicKey)), kid: 'ec-1', alg: 'ES256', use: 'sig' }
+    jwksServer = http.createServer((_req, res) => res.setHeader('content-type', 'application/json').end(JSON.stringify({ keys: [jwk] })))
+    await new Promise<void>((resolve) => jwksServer.listen(0, '127.0.0.1', resolve))
+    jwksUrl = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}/.well-known/jwks.json`
+  })
+  afterAll(() => new Promise<void>((resolve) => jwksServer.close(() => resolve())))
+
+  const claims = { sub: 'alice', org_id: 'acme', scope: 'read:repo write:scan' }
+
+  it('RS256 with AUTH_JWT_PUBLIC_KEY gives the caller of the claims', async () => {
+    const authenticate = createAuthenticator(db.orm, { jwtPublicKey: await exportSPKI(rsa.publicKey) })
+    const token = await sign(claims, { alg: 'RS256' }).setExpirationTime(now() + 60).sign(rsa.privateKey)
+    const caller = await authenticate({ authorization: `Bearer ${token}` })
+    expect(caller).toEqual({ orgId: 'acme', userId: 'alice', scopes: new Set(['read:repo', 'write:scan']), via: 'jwt' })
+  })
+
+  it('refuses algorithm confusion: an HS256 token signed with the public key', async () => {
+    const publicPem = await exportSPKI(rsa.publicKey)
+    const authenticate = createAuthenticator(db.orm, { jwtPublicKey: publicPem })
+    const forged = await sign(claims, { alg: 'HS256' }).setExpirationTime(now() + 60).sign(new TextEncoder().encode(publicPem))
+    await expect(authenticate({ authorization: `Bearer ${forged}` })).rejects.toBeInstanceOf(UnauthenticatedError)
+  })
+
+  it('refuses an RS256 token when only a secret is configured', async () => {
+    const authenticate = createAuthenticator(db.orm, { jwtSecret: TEST_JWT_SECRET })
+    const token = await sign(claims, { alg: 'RS256' }).setExpirationTime(now() + 60).sign(rsa.privateKey)
+    await expect(authenticate({ authorization: `Bearer ${token}` })).rejects.toBeInstanceOf(UnauthenticatedError)
+  })
+
+  it('ES256 with AUTH_JWKS_URL, fetched over HTTP', async () => {
+    const authenticate = createAuthenticator(db.orm, { jwksUrl })
+    const token = await sign(claims, { alg: 'ES256', kid: 'ec-1' }).setExpirationTime(now() + 60).sign(ec.privateKey)
+    expect((await authenticate({ authorization: `Bearer ${token}` })).orgId).toBe('acme')
+    const stranger = await generateKeyPair('ES256')
+    const forged = await sign(claims, { alg: 'ES256', kid: 'ec-1' }).setExpirationTime(now() + 60).sign(stranger.privateKey)
+    await expect(authenticate({ authorization: `Bearer ${forged}` })).rejects.toBeInstanceOf(UnauthenticatedError)
+  })
+
+  it('checks iss and aud when configured', async () => {
+    const authenticate: Authenticator = createAuthenticator(db.orm, { jwtSecret: TEST_JWT_SECRET, issuer: 'https://id.example', audience: 'parapet' })
+    const key = new TextEncoder().encode(TEST_JWT_SECRET)
+    const good = await sign(claims).setIssuer('https://id.example').setAudience('parapet').setExpirationTime(now() + 60).sign(key)
+    const wrongIssuer = await sign(claims).setIssuer('https://evil.example').setAudience('parapet').setExpirationTime(now() + 60).sign(key)
+    const wrongAudience = await sign(claims).setIssuer('https://id.example').setAudience('other').setExpirationTime(now() + 60).sign(key)
+    expect((await authenticate({ authorization: `Bearer ${good}` })).userId).toBe('alice')
+    await expect(authenticate({ authorization: `Bearer ${wrongIssuer}` })).rejects.toBeInstanceOf(UnauthenticatedError)
+    await expect(authenticate({ authorization: `Bearer ${wrongAudience}` })).rejects.toBeInstanceOf(UnauthenticatedError)
+  })
+
+  it('refuses bearer tokens when no verification key is configured', async () => {
+    const authenticate = createAuthenticator(db.orm, {})
+    const token = await sign(claims).setExpirationTime(now() + 60).sign(new TextEncoder().encode(TEST_JWT_SECRET))
+    await expect(authenticate({ authorization: `Bearer ${token}` })).rejects.toThrow('Bearer tokens are not enabled')
+  })
+})
+
+describe('WebSocket connectionParams', () => {
+  it('authenticate with apiKey and run operations as that caller', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm, { scopes: ['read:repo'] })
+    const client = app.websocket({ apiKey: caller.headers['X-API-Key'] })
+    const result = await runOverWebSocket(client, '{ repositories { id } }')
+    expect(result).toEqual({ data: { repositories: [] } })
+  })
+
+  it('authenticate with an authorization bearer token, scopes enforced', async () => {
+    const caller = await makeTokenPrincipal({ scopes: ['write:scan'] })
+    const client = app.websocket({ authorization: caller.headers.Authorization })
+    const result = await runOverWebSocket(client, '{ repositories { id } }')
+    expect(result.errors?.[0].extensions.code).toBe('FORBIDDEN')
+  })
+
+  it('close the connection on invalid credentials', async () => {
+    const client = app.websocket({ apiKey: 'pk_wrong' })
+    const failure = await runOverWebSocket(client, '{ repositories { id } }').catch((error: unknown) => error)
+    expect(failure).toMatchObject({ code: 4403 })
+  })
+})
