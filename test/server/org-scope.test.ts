@@ -41,22 +41,25 @@ describe('the organization filter', () => {
     const otherOrgId = makeOrgId()
     const em = forkForOrg(db.orm.em, orgId)
     const repository = await makeRepository(db.orm, { orgId })
-    const scan = em.create(Scan, { orgId, repoId: repository.id, createdBy: 'u' })
+    const scan = em.create(Scan, { orgId, repository, createdBy: 'u' })
     await em.flush()
     // a note of this org pointing at an issue of another org: corrupt data the filter must contain
     const foreignIssue = em.create(Issue, {
-      orgId: otherOrgId, repoId: repository.id, scanId: scan.id, fingerprint: 'f', ruleId: 'r', filePath: 'a.py',
+      orgId: otherOrgId, repository, scan, fingerprint: 'f', ruleId: 'r', filePath: 'a.py',
       lineNumber: 1, category: 'xss', severity: 'high', title: 'planted',
     })
     em.create(IssueNote, { orgId, issue: foreignIssue, text: 'note', author: 'u' })
     await em.flush()
 
     const fresh = forkForOrg(db.orm.em, orgId)
-    expect(await fresh.find(Issue, { scanId: scan.id })).toEqual([])
+    expect(await fresh.find(Issue, { scan: scan.id })).toEqual([])
     const notes = await fresh.find(IssueNote, {}, { populate: ['issue'] })
     expect(notes.every((note) => note.issue === null || !wrap(note.issue).isInitialized() || note.issue.orgId === orgId)).toBe(true)
     expect(JSON.stringify(notes)).not.toContain('planted')
-    expect(await forkForOrg(db.orm.em, otherOrgId).count(Issue, { id: foreignIssue.id })).toBe(1)
+    // the row exists, yet not even its own org reads it: its repository belongs to another org
+    const stored = await db.orm.em.getConnection().execute('select count(*)::int as n from issues where id = ?', [foreignIssue.id])
+    expect(stored).toEqual([{ n: 1 }])
+    expect(await forkForOrg(db.orm.em, otherOrgId).count(Issue, { id: foreignIssue.id })).toBe(0)
   })
 
   it("cannot update or delete another organization's rows natively", async () => {

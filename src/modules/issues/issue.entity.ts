@@ -1,5 +1,7 @@
 /** A finding of a scan, and the notes triage appends to it (a note is never overwritten). */
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core'
+import { Repository } from '../repositories/repository.entity.ts'
+import { Scan } from '../scans/scan.entity.ts'
 
 export const SEVERITY_LEVELS = ['critical', 'high', 'medium', 'low', 'info'] as const
 export type SeverityLevel = (typeof SEVERITY_LEVELS)[number]
@@ -10,8 +12,9 @@ export const Issue = defineEntity({
   properties: {
     id: p.uuid().primary().onCreate(() => crypto.randomUUID()),
     orgId: p.text(),
-    repoId: p.uuid(),
-    scanId: p.uuid(),
+    /** many-to-one joins are inner joins under the org filter: an issue of an unreadable repository or scan is unreadable too */
+    repository: p.manyToOne(Repository).fieldName('repo_id'),
+    scan: p.manyToOne(Scan).fieldName('scan_id'),
     fingerprint: p.text(),
     ruleId: p.text(),
     filePath: p.text(),

@@ -4,6 +4,7 @@
  * "Active" means queued or running; the database allows one active scan per repository.
  */
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core'
+import { Repository } from '../repositories/repository.entity.ts'
 
 export const SCAN_STATUSES = ['queued', 'running', 'completed', 'failed', 'stopped'] as const
 export type ScanStatus = (typeof SCAN_STATUSES)[number]
@@ -16,7 +17,7 @@ export const Scan = defineEntity({
   properties: {
     id: p.uuid().primary().onCreate(() => crypto.randomUUID()),
     orgId: p.text(),
-    repoId: p.uuid(),
+    repository: p.manyToOne(Repository).fieldName('repo_id'),
     status: p.text().$type<ScanStatus>().default('queued'),
     scanType: p.text().$type<ScanType>().default('full'),
     activeModels: p.json<string[]>().onCreate(() => []),
