@@ -2,6 +2,9 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { Repository as RepositoryModel } from '../modules/repositories/repository.entity.ts';
 import type { RepositorySummary as RepositorySummaryModel } from '../modules/summaries/summary.entity.ts';
+import type { Scan as ScanModel, ScanLog as ScanLogModel, ScanStatus as ScanStatusModel, ScanType as ScanTypeModel, LogLevel as LogLevelModel } from '../modules/scans/scan.entity.ts';
+import type { Issue as IssueModel, IssueNote as IssueNoteModel, SeverityLevel as SeverityLevelModel } from '../modules/issues/issue.entity.ts';
+import type { Ruleset as RulesetModel } from '../modules/rulesets/ruleset.entity.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = T | null | undefined;
@@ -20,19 +23,225 @@ export type Scalars = {
   JSON: { input: unknown; output: unknown; }
 };
 
+export type BulkUpdateIssuesInput = {
+  exploitable?: InputMaybe<Scalars['Boolean']['input']>;
+  falsePositive?: InputMaybe<Scalars['Boolean']['input']>;
+  /** 1 to 100 issue ids */
+  issueIds: Array<Scalars['ID']['input']>;
+  /** at most 1000 characters, appended as a note to every updated issue */
+  notes?: InputMaybe<Scalars['String']['input']>;
+  severity?: InputMaybe<Severity>;
+};
+
+export type BulkUpdateResult = {
+  __typename?: 'BulkUpdateResult';
+  failedCount: Scalars['Int']['output'];
+  failedIssues: Array<FailedIssue>;
+  updatedCount: Scalars['Int']['output'];
+  updatedIssues: Array<Issue>;
+};
+
+export type CreateRulesetInput = {
+  description?: InputMaybe<Scalars['String']['input']>;
+  name: Scalars['String']['input'];
+  repoIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  rulesText: Scalars['String']['input'];
+};
+
+export type FailedIssue = {
+  __typename?: 'FailedIssue';
+  error: Scalars['String']['output'];
+  issueId: Scalars['String']['output'];
+};
+
+/** NO: not a false positive; YES: a false positive; REVIEW: not yet triaged (not a false positive, exploitable unknown). */
+export type FalsePositiveFilter =
+  | 'no'
+  | 'review'
+  | 'yes';
+
+/** A finding of a scan. */
+export type Issue = {
+  __typename?: 'Issue';
+  category: Scalars['String']['output'];
+  codeSnippet: Maybe<Scalars['String']['output']>;
+  columnEnd: Maybe<Scalars['Int']['output']>;
+  columnStart: Maybe<Scalars['Int']['output']>;
+  confidence: Maybe<Scalars['Float']['output']>;
+  contextAfter: Maybe<Scalars['String']['output']>;
+  contextBefore: Maybe<Scalars['String']['output']>;
+  createdAt: Scalars['DateTime']['output'];
+  cvssScore: Maybe<Scalars['Float']['output']>;
+  cweIds: Array<Scalars['String']['output']>;
+  /** source-to-sink trace of data-flow findings */
+  dataFlow: Maybe<Scalars['JSON']['output']>;
+  description: Maybe<Scalars['String']['output']>;
+  explanation: Maybe<Scalars['String']['output']>;
+  exploitable: Maybe<Scalars['Boolean']['output']>;
+  falsePositive: Scalars['Boolean']['output'];
+  filePath: Scalars['String']['output'];
+  /** identity across scans: rule, path, normalized matched code and occurrence, never the line */
+  fingerprint: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  lineNumber: Scalars['Int']['output'];
+  modelUsed: Maybe<Scalars['String']['output']>;
+  notes: Array<IssueNote>;
+  owaspCategory: Maybe<Scalars['String']['output']>;
+  remediation: Maybe<Scalars['String']['output']>;
+  remediationCode: Maybe<Scalars['String']['output']>;
+  repoId: Scalars['ID']['output'];
+  repoName: Scalars['String']['output'];
+  repository: Repository;
+  ruleId: Scalars['String']['output'];
+  scan: Scan;
+  scanCreatedAt: Scalars['DateTime']['output'];
+  scanId: Scalars['ID']['output'];
+  scanStatus: ScanStatus;
+  severity: Severity;
+  tags: Array<Scalars['String']['output']>;
+  title: Scalars['String']['output'];
+  updatedAt: Scalars['DateTime']['output'];
+};
+
+export type IssueFilter = {
+  category?: InputMaybe<Array<Scalars['String']['input']>>;
+  createdAfter?: InputMaybe<Scalars['DateTime']['input']>;
+  createdBefore?: InputMaybe<Scalars['DateTime']['input']>;
+  falsePositive?: InputMaybe<FalsePositiveFilter>;
+  /** partial match */
+  filePath?: InputMaybe<Scalars['String']['input']>;
+  repoId?: InputMaybe<Scalars['ID']['input']>;
+  scanId?: InputMaybe<Scalars['ID']['input']>;
+  severity?: InputMaybe<Array<Severity>>;
+};
+
+/** A note appended by triage; notes are never overwritten. */
+export type IssueNote = {
+  __typename?: 'IssueNote';
+  author: Scalars['String']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  text: Scalars['String']['output'];
+};
+
+/** One page of issues; the numbers are those of the REST Issue page. */
+export type IssuePage = {
+  __typename?: 'IssuePage';
+  hasNext: Scalars['Boolean']['output'];
+  hasPrev: Scalars['Boolean']['output'];
+  issues: Array<Issue>;
+  page: Scalars['Int']['output'];
+  perPage: Scalars['Int']['output'];
+  total: Scalars['Int']['output'];
+  totalPages: Scalars['Int']['output'];
+};
+
+export type IssuesSummary = {
+  __typename?: 'IssuesSummary';
+  falsePositiveCount: Scalars['Int']['output'];
+  /** category -> count */
+  issuesByCategory: Scalars['JSON']['output'];
+  /** severity -> count, every severity present */
+  issuesBySeverity: Scalars['JSON']['output'];
+  /** the 10 most recent issues */
+  recentIssues: Array<Issue>;
+  totalIssues: Scalars['Int']['output'];
+};
+
+export type LogLevel =
+  | 'debug'
+  | 'error'
+  | 'info'
+  | 'warning';
+
+export type Mutation = {
+  __typename?: 'Mutation';
+  bulkUpdateIssues: BulkUpdateResult;
+  createRuleset: Ruleset;
+  /** Deactivates a repository: it, its scans and its issues disappear from every read; nothing is erased. */
+  deleteRepository: Scalars['Boolean']['output'];
+  deleteRuleset: Scalars['Boolean']['output'];
+  updateIssue: Issue;
+  updateRuleset: Ruleset;
+};
+
+
+export type MutationBulkUpdateIssuesArgs = {
+  input: BulkUpdateIssuesInput;
+};
+
+
+export type MutationCreateRulesetArgs = {
+  input: CreateRulesetInput;
+};
+
+
+export type MutationDeleteRepositoryArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationDeleteRulesetArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationUpdateIssueArgs = {
+  id: Scalars['ID']['input'];
+  input: UpdateIssueInput;
+};
+
+
+export type MutationUpdateRulesetArgs = {
+  id: Scalars['ID']['input'];
+  input: UpdateRulesetInput;
+};
+
 export type Query = {
   __typename?: 'Query';
+  issue: Issue;
+  /** Issues of the caller's organization (active repositories only), newest first. */
+  issues: IssuePage;
+  issuesSummary: IssuesSummary;
   /** The active repositories of the caller's organization, newest first. */
   repositories: Array<Repository>;
+  /** Issues of one repository. */
+  repositoryIssues: IssuePage;
   /** The summaries of the caller's active repositories. */
   repositorySummaries: RepositorySummaryList;
   /** The summary of one repository: NOT_FOUND when the repository or its summary does not exist. */
   repositorySummary: RepositorySummary;
+  ruleset: Ruleset;
+  rulesets: Array<Ruleset>;
+};
+
+
+export type QueryIssueArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryIssuesArgs = {
+  filter: InputMaybe<IssueFilter>;
+  page?: Scalars['Int']['input'];
+  perPage?: Scalars['Int']['input'];
+};
+
+
+export type QueryRepositoryIssuesArgs = {
+  filter: InputMaybe<IssueFilter>;
+  page?: Scalars['Int']['input'];
+  perPage?: Scalars['Int']['input'];
+  repoId: Scalars['ID']['input'];
 };
 
 
 export type QueryRepositorySummaryArgs = {
   repoId: Scalars['ID']['input'];
+};
+
+
+export type QueryRulesetArgs = {
+  id: Scalars['ID']['input'];
 };
 
 /** A repository uploaded as a zip. Deleting it deactivates it: it then disappears from every read. */
@@ -79,12 +288,93 @@ export type RepositorySummaryList = {
   totalCount: Scalars['Int']['output'];
 };
 
+/** A named text of rules (YAML, the engine's rule format) applied to the linked repositories' scans. */
+export type Ruleset = {
+  __typename?: 'Ruleset';
+  createdAt: Scalars['DateTime']['output'];
+  createdBy: Scalars['String']['output'];
+  description: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  orgId: Scalars['String']['output'];
+  /** active repositories the ruleset applies to */
+  repoIds: Array<Scalars['ID']['output']>;
+  rulesText: Scalars['String']['output'];
+  updatedAt: Scalars['DateTime']['output'];
+};
+
+/** A scan of a repository, run as a background task. */
+export type Scan = {
+  __typename?: 'Scan';
+  /** analyzers run by this scan (sast, secrets, dataflow) */
+  activeModels: Array<Scalars['String']['output']>;
+  branchName: Scalars['String']['output'];
+  completedAt: Maybe<Scalars['DateTime']['output']>;
+  createdAt: Scalars['DateTime']['output'];
+  createdBy: Scalars['String']['output'];
+  error: Maybe<Scalars['String']['output']>;
+  filesScanned: Scalars['Int']['output'];
+  filesTotal: Scalars['Int']['output'];
+  id: Scalars['ID']['output'];
+  issuesCount: Scalars['Int']['output'];
+  orgId: Scalars['String']['output'];
+  /** 0..100 */
+  progress: Scalars['Int']['output'];
+  repoId: Scalars['ID']['output'];
+  repoName: Scalars['String']['output'];
+  repository: Repository;
+  scanType: ScanType;
+  startedAt: Maybe<Scalars['DateTime']['output']>;
+  status: ScanStatus;
+  taskId: Maybe<Scalars['String']['output']>;
+  updatedAt: Scalars['DateTime']['output'];
+};
+
+/** One entry of a scan's log; entries are ordered by timestamp. */
+export type ScanLog = {
+  __typename?: 'ScanLog';
+  data: Maybe<Scalars['JSON']['output']>;
+  id: Scalars['ID']['output'];
+  level: LogLevel;
+  message: Scalars['String']['output'];
+  scanId: Scalars['ID']['output'];
+  timestamp: Scalars['DateTime']['output'];
+};
+
+/** queued -> running -> completed | failed, and queued | running -> stopped. */
 export type ScanStatus =
   | 'completed'
   | 'failed'
   | 'queued'
   | 'running'
   | 'stopped';
+
+/** full: every analyzer and the repository summary; quick: no data-flow, no summary; secrets: secrets only. */
+export type ScanType =
+  | 'full'
+  | 'quick'
+  | 'secrets';
+
+export type Severity =
+  | 'critical'
+  | 'high'
+  | 'info'
+  | 'low'
+  | 'medium';
+
+export type UpdateIssueInput = {
+  exploitable?: InputMaybe<Scalars['Boolean']['input']>;
+  falsePositive?: InputMaybe<Scalars['Boolean']['input']>;
+  /** appended as a note by the caller */
+  notes?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type UpdateRulesetInput = {
+  description?: InputMaybe<Scalars['String']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  repoIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  rulesText?: InputMaybe<Scalars['String']['input']>;
+};
 
 
 
@@ -160,32 +450,66 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  BulkUpdateIssuesInput: BulkUpdateIssuesInput;
+  BulkUpdateResult: ResolverTypeWrapper<Omit<BulkUpdateResult, 'updatedIssues'> & { updatedIssues: Array<ResolversTypes['Issue']> }>;
+  CreateRulesetInput: CreateRulesetInput;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  FailedIssue: ResolverTypeWrapper<FailedIssue>;
+  FalsePositiveFilter: null;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  Issue: ResolverTypeWrapper<IssueModel>;
+  IssueFilter: IssueFilter;
+  IssueNote: ResolverTypeWrapper<IssueNoteModel>;
+  IssuePage: ResolverTypeWrapper<Omit<IssuePage, 'issues'> & { issues: Array<ResolversTypes['Issue']> }>;
+  IssuesSummary: ResolverTypeWrapper<Omit<IssuesSummary, 'recentIssues'> & { recentIssues: Array<ResolversTypes['Issue']> }>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
+  LogLevel: ResolverTypeWrapper<LogLevelModel>;
+  Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Repository: ResolverTypeWrapper<RepositoryModel>;
   RepositorySummary: ResolverTypeWrapper<RepositorySummaryModel>;
   RepositorySummaryList: ResolverTypeWrapper<Omit<RepositorySummaryList, 'summaries'> & { summaries: Array<ResolversTypes['RepositorySummary']> }>;
-  ScanStatus: null;
+  Ruleset: ResolverTypeWrapper<RulesetModel>;
+  Scan: ResolverTypeWrapper<ScanModel>;
+  ScanLog: ResolverTypeWrapper<ScanLogModel>;
+  ScanStatus: ResolverTypeWrapper<ScanStatusModel>;
+  ScanType: ResolverTypeWrapper<ScanTypeModel>;
+  Severity: ResolverTypeWrapper<SeverityLevelModel>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  UpdateIssueInput: UpdateIssueInput;
+  UpdateRulesetInput: UpdateRulesetInput;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
+  BulkUpdateIssuesInput: BulkUpdateIssuesInput;
+  BulkUpdateResult: Omit<BulkUpdateResult, 'updatedIssues'> & { updatedIssues: Array<ResolversParentTypes['Issue']> };
+  CreateRulesetInput: CreateRulesetInput;
   DateTime: Scalars['DateTime']['output'];
+  FailedIssue: FailedIssue;
   Float: Scalars['Float']['output'];
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
+  Issue: IssueModel;
+  IssueFilter: IssueFilter;
+  IssueNote: IssueNoteModel;
+  IssuePage: Omit<IssuePage, 'issues'> & { issues: Array<ResolversParentTypes['Issue']> };
+  IssuesSummary: Omit<IssuesSummary, 'recentIssues'> & { recentIssues: Array<ResolversParentTypes['Issue']> };
   JSON: Scalars['JSON']['output'];
+  Mutation: Record<PropertyKey, never>;
   Query: Record<PropertyKey, never>;
   Repository: RepositoryModel;
   RepositorySummary: RepositorySummaryModel;
   RepositorySummaryList: Omit<RepositorySummaryList, 'summaries'> & { summaries: Array<ResolversParentTypes['RepositorySummary']> };
+  Ruleset: RulesetModel;
+  Scan: ScanModel;
+  ScanLog: ScanLogModel;
   String: Scalars['String']['output'];
+  UpdateIssueInput: UpdateIssueInput;
+  UpdateRulesetInput: UpdateRulesetInput;
 };
 
 export type AuthDirectiveArgs = {
@@ -194,18 +518,112 @@ export type AuthDirectiveArgs = {
 
 export type AuthDirectiveResolver<Result, Parent, ContextType = GraphQLContext, Args = AuthDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
+export type BulkUpdateResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BulkUpdateResult'] = ResolversParentTypes['BulkUpdateResult']> = {
+  failedCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  failedIssues?: Resolver<Array<ResolversTypes['FailedIssue']>, ParentType, ContextType>;
+  updatedCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  updatedIssues?: Resolver<Array<ResolversTypes['Issue']>, ParentType, ContextType>;
+};
+
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
   name: 'DateTime';
 }
+
+export type FailedIssueResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['FailedIssue'] = ResolversParentTypes['FailedIssue']> = {
+  error?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  issueId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type FalsePositiveFilterResolvers = { NO: 'no', REVIEW: 'review', YES: 'yes' };
+
+export type IssueResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Issue'] = ResolversParentTypes['Issue']> = {
+  category?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  codeSnippet?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  columnEnd?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  columnStart?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  confidence?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  contextAfter?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  contextBefore?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  cvssScore?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  cweIds?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  dataFlow?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  explanation?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  exploitable?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  falsePositive?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  filePath?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  fingerprint?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  lineNumber?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  modelUsed?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  notes?: Resolver<Array<ResolversTypes['IssueNote']>, ParentType, ContextType>;
+  owaspCategory?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  remediation?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  remediationCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  repoId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  repoName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  repository?: Resolver<ResolversTypes['Repository'], ParentType, ContextType>;
+  ruleId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  scan?: Resolver<ResolversTypes['Scan'], ParentType, ContextType>;
+  scanCreatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  scanId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  scanStatus?: Resolver<ResolversTypes['ScanStatus'], ParentType, ContextType>;
+  severity?: Resolver<ResolversTypes['Severity'], ParentType, ContextType>;
+  tags?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type IssueNoteResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['IssueNote'] = ResolversParentTypes['IssueNote']> = {
+  author?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  text?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type IssuePageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['IssuePage'] = ResolversParentTypes['IssuePage']> = {
+  hasNext?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  hasPrev?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  issues?: Resolver<Array<ResolversTypes['Issue']>, ParentType, ContextType>;
+  page?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  perPage?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  totalPages?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type IssuesSummaryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['IssuesSummary'] = ResolversParentTypes['IssuesSummary']> = {
+  falsePositiveCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  issuesByCategory?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  issuesBySeverity?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  recentIssues?: Resolver<Array<ResolversTypes['Issue']>, ParentType, ContextType>;
+  totalIssues?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
 
 export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
   name: 'JSON';
 }
 
+export type LogLevelResolvers = { DEBUG: 'debug', ERROR: 'error', INFO: 'info', WARNING: 'warning' };
+
+export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  bulkUpdateIssues?: Resolver<ResolversTypes['BulkUpdateResult'], ParentType, ContextType, RequireFields<MutationBulkUpdateIssuesArgs, 'input'>>;
+  createRuleset?: Resolver<ResolversTypes['Ruleset'], ParentType, ContextType, RequireFields<MutationCreateRulesetArgs, 'input'>>;
+  deleteRepository?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteRepositoryArgs, 'id'>>;
+  deleteRuleset?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteRulesetArgs, 'id'>>;
+  updateIssue?: Resolver<ResolversTypes['Issue'], ParentType, ContextType, RequireFields<MutationUpdateIssueArgs, 'id' | 'input'>>;
+  updateRuleset?: Resolver<ResolversTypes['Ruleset'], ParentType, ContextType, RequireFields<MutationUpdateRulesetArgs, 'id' | 'input'>>;
+};
+
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  issue?: Resolver<ResolversTypes['Issue'], ParentType, ContextType, RequireFields<QueryIssueArgs, 'id'>>;
+  issues?: Resolver<ResolversTypes['IssuePage'], ParentType, ContextType, RequireFields<QueryIssuesArgs, 'page' | 'perPage'>>;
+  issuesSummary?: Resolver<ResolversTypes['IssuesSummary'], ParentType, ContextType>;
   repositories?: Resolver<Array<ResolversTypes['Repository']>, ParentType, ContextType>;
+  repositoryIssues?: Resolver<ResolversTypes['IssuePage'], ParentType, ContextType, RequireFields<QueryRepositoryIssuesArgs, 'page' | 'perPage' | 'repoId'>>;
   repositorySummaries?: Resolver<ResolversTypes['RepositorySummaryList'], ParentType, ContextType>;
   repositorySummary?: Resolver<ResolversTypes['RepositorySummary'], ParentType, ContextType, RequireFields<QueryRepositorySummaryArgs, 'repoId'>>;
+  ruleset?: Resolver<ResolversTypes['Ruleset'], ParentType, ContextType, RequireFields<QueryRulesetArgs, 'id'>>;
+  rulesets?: Resolver<Array<ResolversTypes['Ruleset']>, ParentType, ContextType>;
 };
 
 export type RepositoryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Repository'] = ResolversParentTypes['Repository']> = {
@@ -246,16 +664,78 @@ export type RepositorySummaryListResolvers<ContextType = GraphQLContext, ParentT
   totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
+export type RulesetResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Ruleset'] = ResolversParentTypes['Ruleset']> = {
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  createdBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  orgId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  repoIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
+  rulesText?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type ScanResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Scan'] = ResolversParentTypes['Scan']> = {
+  activeModels?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  branchName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  completedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  createdBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  filesScanned?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  filesTotal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  issuesCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  orgId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  progress?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  repoId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  repoName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  repository?: Resolver<ResolversTypes['Repository'], ParentType, ContextType>;
+  scanType?: Resolver<ResolversTypes['ScanType'], ParentType, ContextType>;
+  startedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['ScanStatus'], ParentType, ContextType>;
+  taskId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type ScanLogResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ScanLog'] = ResolversParentTypes['ScanLog']> = {
+  data?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  level?: Resolver<ResolversTypes['LogLevel'], ParentType, ContextType>;
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  scanId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  timestamp?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
 export type ScanStatusResolvers = { COMPLETED: 'completed', FAILED: 'failed', QUEUED: 'queued', RUNNING: 'running', STOPPED: 'stopped' };
 
+export type ScanTypeResolvers = { FULL: 'full', QUICK: 'quick', SECRETS: 'secrets' };
+
+export type SeverityResolvers = { CRITICAL: 'critical', HIGH: 'high', INFO: 'info', LOW: 'low', MEDIUM: 'medium' };
+
 export type Resolvers<ContextType = GraphQLContext> = {
+  BulkUpdateResult?: BulkUpdateResultResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
+  FailedIssue?: FailedIssueResolvers<ContextType>;
+  FalsePositiveFilter?: FalsePositiveFilterResolvers;
+  Issue?: IssueResolvers<ContextType>;
+  IssueNote?: IssueNoteResolvers<ContextType>;
+  IssuePage?: IssuePageResolvers<ContextType>;
+  IssuesSummary?: IssuesSummaryResolvers<ContextType>;
   JSON?: GraphQLScalarType;
+  LogLevel?: LogLevelResolvers;
+  Mutation?: MutationResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Repository?: RepositoryResolvers<ContextType>;
   RepositorySummary?: RepositorySummaryResolvers<ContextType>;
   RepositorySummaryList?: RepositorySummaryListResolvers<ContextType>;
+  Ruleset?: RulesetResolvers<ContextType>;
+  Scan?: ScanResolvers<ContextType>;
+  ScanLog?: ScanLogResolvers<ContextType>;
   ScanStatus?: ScanStatusResolvers;
+  ScanType?: ScanTypeResolvers;
+  Severity?: SeverityResolvers;
 };
 
 export type DirectiveResolvers<ContextType = GraphQLContext> = {

@@ -12,7 +12,9 @@ import { defaultFieldResolver, type GraphQLFieldConfig, type GraphQLSchema } fro
 import { isScope, requireScope, type Scope } from '../auth/caller.ts'
 import type { Resolvers } from '../generated/graphql.ts'
 import { repositoryResolvers } from '../modules/repositories/repository.resolvers.ts'
-import { scanEnumResolvers } from '../modules/scans/scan.resolvers.ts'
+import { issueResolvers } from '../modules/issues/issue.resolvers.ts'
+import { rulesetResolvers } from '../modules/rulesets/ruleset.resolvers.ts'
+import { scanResolvers } from '../modules/scans/scan.resolvers.ts'
 import { summaryResolvers } from '../modules/summaries/summary.resolvers.ts'
 import type { GraphQLContext } from './context.ts'
 import { DateTimeScalar, JSONScalar } from './scalars.ts'
@@ -30,9 +32,11 @@ export function loadTypeDefs(): string[] {
 
 const resolvers: Resolvers[] = [
   { DateTime: DateTimeScalar, JSON: JSONScalar },
-  scanEnumResolvers,
+  scanResolvers,
   repositoryResolvers,
   summaryResolvers,
+  issueResolvers,
+  rulesetResolvers,
 ]
 
 export function buildSchema(): GraphQLSchema {

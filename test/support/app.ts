@@ -8,7 +8,7 @@ import WebSocket from 'ws'
 import { createAuthenticator } from '../../src/auth/authenticate.ts'
 import type { JwtSettings } from '../../src/auth/jwt.ts'
 import { startApiServer, type ApiServer } from '../../src/http/app.ts'
-import { createLogger } from '../../src/logger.ts'
+import { createLogger, type LogLevel } from '../../src/logger.ts'
 import { useTestDatabase, type TestDatabase } from './database.ts'
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long'
@@ -35,7 +35,7 @@ export function useTestApp(options: { auth?: JwtSettings } = {}): TestApp {
   const sockets: Client[] = []
   let server: ApiServer | undefined
   beforeAll(async () => {
-    const logger = createLogger('silent')
+    const logger = createLogger((process.env['TEST_LOG_LEVEL'] as LogLevel | undefined) ?? 'silent')
     const authenticate = createAuthenticator(db.orm, options.auth ?? { jwtSecret: TEST_JWT_SECRET })
     server = await startApiServer({ orm: db.orm, authenticate, logger, host: '127.0.0.1', port: 0 })
     app.url = server.url

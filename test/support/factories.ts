@@ -8,7 +8,9 @@ import { SCOPES, type Scope } from '../../src/auth/caller.ts'
 import { mintToken } from '../../src/auth/jwt.ts'
 import { forkForOrg } from '../../src/db/org-scope.ts'
 import { createApiKey } from '../../src/modules/api-keys/api-key.service.ts'
+import { Issue } from '../../src/modules/issues/issue.entity.ts'
 import { Repository } from '../../src/modules/repositories/repository.entity.ts'
+import { Scan } from '../../src/modules/scans/scan.entity.ts'
 import { RepositorySummary } from '../../src/modules/summaries/summary.entity.ts'
 import { TEST_JWT_SECRET } from './app.ts'
 
@@ -74,4 +76,48 @@ export async function makeSummary(orm: MikroORM, repository: Repository, options
   })
   await em.flush()
   return summary
+}
+
+export async function makeScan(orm: MikroORM, repository: Repository, options: Partial<Scan> = {}): Promise<Scan> {
+  const em = forkForOrg(orm.em, repository.orgId)
+  const scan = em.create(Scan, { createdBy: 'factory', status: 'completed', scanType: 'full', activeModels: ['sast', 'secrets'], ...options, orgId: repository.orgId, repository: repository.id })
+  await em.flush()
+  return scan
+}
+
+let issueSequence = 0
+
+export async function makeIssue(orm: MikroORM, scan: Scan, options: Partial<Issue> = {}): Promise<Issue> {
+  const em = forkForOrg(orm.em, scan.orgId)
+  issueSequence += 1
+  const issue = em.create(Issue, {
+    fingerprint: `fp-${issueSequence}-${randomUUID().slice(0, 8)}`,
+    ruleId: 'python.sql-injection.string-format',
+    filePath: `src/app/module_${issueSequence}.py`,
+    lineNumber: 10 + issueSequence,
+    columnStart: 5,
+    columnEnd: 40,
+    category: 'sql-injection',
+    severity: 'high',
+    confidence: 0.8,
+    title: 'SQL query built from a string',
+    description: 'cursor.execute() runs a query built with an f-string',
+    explanation: 'User input reaches the query text',
+    codeSnippet: 'cursor.execute(f"select * from t where id = {uid}")',
+    contextBefore: 'def load(uid):',
+    contextAfter: '    return cursor.fetchall()',
+    remediation: 'Use query parameters',
+    remediationCode: 'cursor.execute("select * from t where id = %s", (uid,))',
+    cweIds: ['CWE-89'],
+    owaspCategory: 'A03:2021 - Injection',
+    cvssScore: 8.6,
+    tags: ['injection'],
+    modelUsed: 'parapet-sast/1.0',
+    ...options,
+    orgId: scan.orgId,
+    repository: scan.repository.id,
+    scan: scan.id,
+  })
+  await em.flush()
+  return issue
 }

@@ -111,7 +111,8 @@ async function handle(entry: PreparedRoute, options: RestAdapterOptions, req: Re
       res.status(204).end()
       return
     }
-    res.status(route.status).json(route.respond ? route.respond(data) : data[entry.rootKey])
+    const value = data[entry.rootKey]
+    res.status(route.status).json(route.wrap ? { [route.wrap]: value } : value)
   } catch (error) {
     sendRestError(res, error, options.logger, req)
   }

@@ -29,8 +29,10 @@ export interface RestRoute<Params = unknown, Query = unknown, Body = unknown> {
   operation: string
   variables?: (input: RouteInput<Params, Query, Body>) => Record<string, unknown>
   status: 200 | 201 | 204
-  /** the JSON answered, from the operation's data (default: the root field's value) */
-  respond?: (data: Record<string, unknown>) => unknown
+  /** answer `{[wrap]: <root field value>}` instead of the value itself (e.g. all_repos) */
+  wrap?: string
+  /** error statuses the spec lists for the route, besides 401/403/422 (documented in OpenAPI) */
+  errors?: (400 | 404 | 409 | 413)[]
 }
 
 /** Keeps each row's generic types checked while the table holds rows of different shapes. */

@@ -110,3 +110,40 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   }
   return value
 }
+
+/** A comma-separated list in a query string (a repeated parameter is accepted too). */
+export function commaList<Item extends z.ZodType<unknown, string>>(item: Item) {
+  return z.preprocess(
+    (value) => (Array.isArray(value) ? value.join(',') : value),
+    z.string().transform((text) => text.split(',').map((part) => part.trim()).filter(Boolean)).pipe(z.array(item)),
+  )
+}
+
+/** An ISO 8601 date or date-time in a query string. */
+export function queryDate() {
+  return z.string().transform((text, context) => {
+    const date = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text) ? new Date(text) : new Date(Number.NaN)
+    if (Number.isNaN(date.getTime())) {
+      context.addIssue({ code: 'custom', message: 'Input should be a valid datetime or date', params: { type: 'datetime_from_date_parsing' } })
+      return z.NEVER
+    }
+    return date
+  })
+}
+
+/** A query-string integer-or-boolean flag with named values, e.g. false_positive=0|1|2|true|false. */
+export function queryChoice<Value extends string>(choices: Record<string, Value>) {
+  return z.string().transform((text, context) => {
+    const value = choices[text.toLowerCase()]
+    if (value === undefined) {
+      context.addIssue({ code: 'custom', message: `Input should be ${Object.keys(choices).join(', ')}`, params: { type: 'enum' } })
+      return z.NEVER
+    }
+    return value
+  })
+}
+
+/** GraphQL variables name enum values in capitals. */
+export function enumName(value: string): string {
+  return value.toUpperCase()
+}

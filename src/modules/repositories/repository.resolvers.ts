@@ -1,9 +1,19 @@
 /** GraphQL resolvers of repositories: parse, call one service function, return. */
+import { requireUser } from '../../auth/caller.ts'
 import type { Resolvers } from '../../generated/graphql.ts'
-import { listRepositories } from './repository.service.ts'
+import { parseId } from '../../graphql/arguments.ts'
+import { deactivateRepository, listRepositories } from './repository.service.ts'
 
 export const repositoryResolvers: Resolvers = {
   Query: {
     repositories: (_parent, _args, { em }) => listRepositories(em),
+  },
+  Mutation: {
+    deleteRepository: async (_parent, { id }, { em, caller }) => {
+      // the spec: 403 when the organization or the user identifier is missing
+      requireUser(caller)
+      await deactivateRepository(em, parseId(id, 'repository'))
+      return true
+    },
   },
 }

@@ -1,5 +1,7 @@
 /** REST rows of repositories (spec: GET /api/repositories). */
+import { z } from 'zod'
 import { defineRoute } from '../../http/rest/route-table.ts'
+import { idParam } from '../../http/rest/validation.ts'
 
 export const REPOSITORY_FIELDS = /* GraphQL */ `
   fragment RepositoryFields on Repository {
@@ -28,6 +30,20 @@ export const repositoryRoutes = [
     tags: ['repositories'],
     operation: `query ListRepositories { repositories { ...RepositoryFields } } ${REPOSITORY_FIELDS}`,
     status: 200,
-    respond: (data) => ({ all_repos: data['repositories'] }),
+    wrap: 'all_repos',
+  }),
+]
+
+export const repositoryWriteRoutes = [
+  defineRoute({
+    method: 'delete',
+    path: '/api/repositories/:repo_id',
+    summary: 'Delete (deactivate) a repository',
+    tags: ['repositories'],
+    params: z.object({ repo_id: idParam('repository') }),
+    operation: `mutation DeleteRepository($id: ID!) { deleteRepository(id: $id) }`,
+    variables: ({ params }) => ({ id: params.repo_id }),
+    status: 204,
+    errors: [400, 404],
   }),
 ]

@@ -2,6 +2,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { existsInOtherOrg } from '../../db/org-scope.ts'
 import { ForbiddenError, NotFoundError } from '../../errors.ts'
+import { Scan } from '../scans/scan.entity.ts'
 import { Repository } from './repository.entity.ts'
 
 export async function listRepositories(em: EntityManager): Promise<Repository[]> {
@@ -21,4 +22,22 @@ export async function requireRepository(em: EntityManager, id: string, options: 
     throw new ForbiddenError('Repository does not belong to your organization')
   }
   throw new NotFoundError('Repository not found')
+}
+
+/**
+ * Deactivates a repository: from now on it, its scans and its issues are gone from every read
+ * (the reads require an active repository); nothing is erased. Its queued or running scans
+ * are stopped with it.
+ */
+export async function deactivateRepository(em: EntityManager, id: string): Promise<void> {
+  await em.transactional(async (tx) => {
+    const repository = await requireRepository(tx, id, { otherOrganization: 'not_found' })
+    repository.isActive = false
+    repository.deactivatedAt = new Date()
+    await tx.nativeUpdate(
+      Scan,
+      { repository: repository.id, status: { $in: ['queued', 'running'] } },
+      { status: 'stopped', error: 'Repository deleted', completedAt: new Date() },
+    )
+  })
 }

@@ -1,0 +1,47 @@
+/**
+ * DataLoaders, created with each context (per HTTP request, per subscription event), so a page
+ * of issues with their scans, repositories and notes costs a fixed number of statements and no
+ * cached row outlives the operation that read it. Every load goes through the org-scoped
+ * EntityManager: a key of another organization loads as missing.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql'
+import DataLoader from 'dataloader'
+import { IssueNote } from '../modules/issues/issue.entity.ts'
+import { Repository } from '../modules/repositories/repository.entity.ts'
+import { RulesetRepository } from '../modules/rulesets/ruleset.entity.ts'
+import { Scan } from '../modules/scans/scan.entity.ts'
+
+export interface Loaders {
+  repository: DataLoader<string, Repository | undefined>
+  scan: DataLoader<string, Scan | undefined>
+  notesOfIssue: DataLoader<string, IssueNote[]>
+  /** active repositories linked to a ruleset */
+  repoIdsOfRuleset: DataLoader<string, string[]>
+}
+
+export function createLoaders(em: EntityManager): Loaders {
+  return {
+    repository: new DataLoader(async (ids) => byId(ids, await em.find(Repository, { id: { $in: [...ids] } }))),
+    scan: new DataLoader(async (ids) => byId(ids, await em.find(Scan, { id: { $in: [...ids] } }))),
+    notesOfIssue: new DataLoader(async (issueIds) => {
+      const notes = await em.find(IssueNote, { issue: { $in: [...issueIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } })
+      return groupBy(issueIds, notes, (note) => note.issue.id)
+    }),
+    repoIdsOfRuleset: new DataLoader(async (rulesetIds) => {
+      const links = await em.find(RulesetRepository, { rulesetId: { $in: [...rulesetIds] } })
+      const active = new Set((await em.find(Repository, { id: { $in: links.map((link) => link.repoId) }, isActive: true }, { fields: ['id'] })).map((repository) => repository.id))
+      return groupBy(rulesetIds, links, (link) => link.rulesetId).map((group) => group.map((link) => link.repoId).filter((id) => active.has(id)).sort())
+    }),
+  }
+}
+
+function byId<T extends { id: string }>(ids: readonly string[], rows: T[]): (T | undefined)[] {
+  const map = new Map(rows.map((row) => [row.id, row]))
+  return ids.map((id) => map.get(id))
+}
+
+function groupBy<T>(keys: readonly string[], rows: T[], keyOf: (row: T) => string): T[][] {
+  const groups = new Map<string, T[]>(keys.map((key) => [key, []]))
+  for (const row of rows) groups.get(keyOf(row))?.push(row)
+  return keys.map((key) => groups.get(key) ?? [])
+}

@@ -1,0 +1,45 @@
+/** GraphQL resolvers of issues: parse arguments, call one service function, return. */
+import type { IssueFilter as IssueFilterInput, Resolvers } from '../../generated/graphql.ts'
+import { authorOf, loaded, optional, parseId } from '../../graphql/arguments.ts'
+import { bulkUpdateIssues, getIssue, listIssues, listRepositoryIssues, summarizeIssues, updateIssue, type IssueFilter } from './issue.service.ts'
+
+function toFilter(input: IssueFilterInput | null | undefined): IssueFilter {
+  if (!input) return {}
+  return {
+    severity: optional(input.severity),
+    category: optional(input.category),
+    falsePositive: optional(input.falsePositive),
+    scanId: input.scanId ? parseId(input.scanId, 'scan') : undefined,
+    repoId: input.repoId ? parseId(input.repoId, 'repository') : undefined,
+    filePath: optional(input.filePath),
+    createdAfter: optional(input.createdAfter),
+    createdBefore: optional(input.createdBefore),
+  }
+}
+
+export const issueResolvers: Resolvers = {
+  Severity: { CRITICAL: 'critical', HIGH: 'high', MEDIUM: 'medium', LOW: 'low', INFO: 'info' },
+  FalsePositiveFilter: { NO: 'no', YES: 'yes', REVIEW: 'review' },
+  Query: {
+    issues: (_parent, { filter, page, perPage }, { em }) => listIssues(em, toFilter(filter), { page, perPage }),
+    repositoryIssues: (_parent, { repoId, filter, page, perPage }, { em }) =>
+      listRepositoryIssues(em, parseId(repoId, 'repository'), toFilter(filter), { page, perPage }),
+    issue: (_parent, { id }, { em }) => getIssue(em, parseId(id, 'issue')),
+    issuesSummary: (_parent, _args, { em }) => summarizeIssues(em),
+  },
+  Mutation: {
+    updateIssue: (_parent, { id, input }, { em, caller }) => updateIssue(em, parseId(id, 'issue'), input, authorOf(caller)),
+    bulkUpdateIssues: (_parent, { input }, { em, caller }) =>
+      bulkUpdateIssues(em, input.issueIds.map((id) => parseId(id, 'issue')), input, authorOf(caller)),
+  },
+  Issue: {
+    scanId: (issue) => issue.scan.id,
+    repoId: (issue) => issue.repository.id,
+    notes: (issue, _args, { loaders }) => loaders.notesOfIssue.load(issue.id),
+    repoName: async (issue, _args, { loaders }) => (await loaded(loaders.repository.load(issue.repository.id), 'Repository')).repoName,
+    scanStatus: async (issue, _args, { loaders }) => (await loaded(loaders.scan.load(issue.scan.id), 'Scan')).status,
+    scanCreatedAt: async (issue, _args, { loaders }) => (await loaded(loaders.scan.load(issue.scan.id), 'Scan')).createdAt,
+    scan: (issue, _args, { loaders }) => loaded(loaders.scan.load(issue.scan.id), 'Scan'),
+    repository: (issue, _args, { loaders }) => loaded(loaders.repository.load(issue.repository.id), 'Repository'),
+  },
+}

@@ -1,0 +1,189 @@
+/** REST rows of issues: the organization's list and summary, and triage of one or many. */
+import { z } from 'zod'
+import { defineRoute } from '../../http/rest/route-table.ts'
+import { commaList, enumName, idParam, queryChoice, queryDate, queryInteger } from '../../http/rest/validation.ts'
+import { SEVERITY_LEVELS } from './issue.entity.ts'
+import { MAX_BULK_ISSUES, MAX_NOTE_LENGTH, MAX_PER_PAGE, type FalsePositiveState } from './issue.service.ts'
+
+export const ISSUE_FIELDS = /* GraphQL */ `
+  fragment IssueFields on Issue {
+    id
+    scan_id: scanId
+    repo_id: repoId
+    rule_id: ruleId
+    fingerprint
+    file_path: filePath
+    line_number: lineNumber
+    category
+    severity
+    confidence
+    title
+    description
+    column_start: columnStart
+    column_end: columnEnd
+    explanation
+    code_snippet: codeSnippet
+    context_before: contextBefore
+    context_after: contextAfter
+    remediation
+    remediation_code: remediationCode
+    cwe_ids: cweIds
+    owasp_category: owaspCategory
+    cvss_score: cvssScore
+    tags
+    model_used: modelUsed
+    data_flow: dataFlow
+    false_positive: falsePositive
+    exploitable
+    notes { text author created_at: createdAt }
+    created_at: createdAt
+    updated_at: updatedAt
+    repo_name: repoName
+    scan_status: scanStatus
+    scan_created_at: scanCreatedAt
+  }
+`
+
+const ISSUE_PAGE_FIELDS = /* GraphQL */ `
+  fragment IssuePageFields on IssuePage {
+    issues { ...IssueFields }
+    total
+    page
+    per_page: perPage
+    total_pages: totalPages
+    has_next: hasNext
+    has_prev: hasPrev
+  }
+  ${ISSUE_FIELDS}
+`
+
+const FALSE_POSITIVE_CHOICES: Record<string, FalsePositiveState> = { '0': 'no', false: 'no', '1': 'yes', true: 'yes', '2': 'review' }
+
+const repositoryIssueQuery = z.object({
+  page: queryInteger({ min: 1 }).default(1),
+  per_page: queryInteger({ min: 1, max: MAX_PER_PAGE }).default(20),
+  severity: commaList(z.enum(SEVERITY_LEVELS)).optional(),
+  category: commaList(z.string().max(200)).optional(),
+  false_positive: queryChoice(FALSE_POSITIVE_CHOICES).optional(),
+  scan_id: z.uuid().optional(),
+  file_path: z.string().max(1000).optional(),
+})
+const issueQuery = repositoryIssueQuery.extend({
+  repo_id: z.uuid().optional(),
+  created_after: queryDate().optional(),
+  created_before: queryDate().optional(),
+})
+type IssueQuery = z.infer<typeof issueQuery>
+
+function filterVariables(query: Partial<IssueQuery>) {
+  return {
+    page: query.page,
+    perPage: query.per_page,
+    filter: {
+      severity: query.severity?.map(enumName),
+      category: query.category,
+      falsePositive: query.false_positive && enumName(query.false_positive),
+      scanId: query.scan_id,
+      filePath: query.file_path,
+      repoId: query.repo_id,
+      createdAfter: query.created_after?.toISOString(),
+      createdBefore: query.created_before?.toISOString(),
+    },
+  }
+}
+
+export const issueRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/repositories/:repo_id/issues',
+    summary: 'Issues of one repository',
+    tags: ['issues'],
+    params: z.object({ repo_id: idParam('repository') }),
+    query: repositoryIssueQuery,
+    operation: `query RepositoryIssues($repoId: ID!, $filter: IssueFilter, $page: Int!, $perPage: Int!) {
+      repositoryIssues(repoId: $repoId, filter: $filter, page: $page, perPage: $perPage) { ...IssuePageFields }
+    } ${ISSUE_PAGE_FIELDS}`,
+    variables: ({ params, query }) => ({ repoId: params.repo_id, ...filterVariables(query) }),
+    status: 200,
+    errors: [400, 404],
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/issues',
+    summary: 'Issues of the organization',
+    tags: ['issues'],
+    query: issueQuery,
+    operation: `query Issues($filter: IssueFilter, $page: Int!, $perPage: Int!) {
+      issues(filter: $filter, page: $page, perPage: $perPage) { ...IssuePageFields }
+    } ${ISSUE_PAGE_FIELDS}`,
+    variables: ({ query }) => filterVariables(query),
+    status: 200,
+    errors: [400],
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/issues/summary',
+    summary: 'Issues summary',
+    tags: ['issues'],
+    operation: `query IssuesSummary {
+      issuesSummary {
+        total_issues: totalIssues
+        issues_by_severity: issuesBySeverity
+        issues_by_category: issuesByCategory
+        false_positive_count: falsePositiveCount
+        recent_issues: recentIssues { ...IssueFields }
+      }
+    } ${ISSUE_FIELDS}`,
+    status: 200,
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/api/issues/bulk',
+    summary: 'Bulk update of issues',
+    tags: ['issues'],
+    body: z.object({
+      issue_ids: z.array(idParam('issue')).min(1).max(MAX_BULK_ISSUES),
+      severity: z.enum(SEVERITY_LEVELS).nullish(),
+      false_positive: z.boolean().nullish(),
+      exploitable: z.boolean().nullish(),
+      notes: z.string().max(MAX_NOTE_LENGTH).nullish(),
+    }),
+    operation: `mutation BulkUpdateIssues($input: BulkUpdateIssuesInput!) {
+      bulkUpdateIssues(input: $input) {
+        updated_count: updatedCount
+        failed_count: failedCount
+        failed_issues: failedIssues { issue_id: issueId error }
+        updated_issues: updatedIssues { ...IssueFields }
+      }
+    } ${ISSUE_FIELDS}`,
+    variables: ({ body }) => ({
+      input: {
+        issueIds: body.issue_ids,
+        severity: body.severity && enumName(body.severity),
+        falsePositive: body.false_positive,
+        exploitable: body.exploitable,
+        notes: body.notes,
+      },
+    }),
+    status: 200,
+    errors: [400],
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/api/issues/:issue_id',
+    summary: 'Update one issue',
+    tags: ['issues'],
+    params: z.object({ issue_id: idParam('issue') }),
+    body: z.object({
+      false_positive: z.boolean().nullish(),
+      exploitable: z.boolean().nullish(),
+      notes: z.string().max(MAX_NOTE_LENGTH).nullish(),
+    }),
+    operation: `mutation UpdateIssue($id: ID!, $input: UpdateIssueInput!) {
+      updateIssue(id: $id, input: $input) { ...IssueFields }
+    } ${ISSUE_FIELDS}`,
+    variables: ({ params, body }) => ({ id: params.issue_id, input: { falsePositive: body.false_positive, exploitable: body.exploitable, notes: body.notes } }),
+    status: 200,
+    errors: [400, 404],
+  }),
+]

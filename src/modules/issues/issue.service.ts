@@ -1,0 +1,196 @@
+/**
+ * Issues of the caller's organization: listing with the spec's filters, triage of one issue or
+ * up to 100 at once, and the summary. Issues of deactivated repositories are never read.
+ */
+import type { FilterQuery } from '@mikro-orm/core'
+import type { EntityManager } from '@mikro-orm/postgresql'
+import { existsInOtherOrg, orgOf } from '../../db/org-scope.ts'
+import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.ts'
+import { requireRepository } from '../repositories/repository.service.ts'
+import { Issue, IssueNote, SEVERITY_LEVELS, type SeverityLevel } from './issue.entity.ts'
+
+export const MAX_PER_PAGE = 100
+export const MAX_BULK_ISSUES = 100
+export const MAX_NOTE_LENGTH = 1000
+const RECENT_ISSUES = 10
+
+export type FalsePositiveState = 'no' | 'yes' | 'review'
+
+export interface IssueFilter {
+  severity?: SeverityLevel[] | null | undefined
+  category?: string[] | null | undefined
+  falsePositive?: FalsePositiveState | null | undefined
+  scanId?: string | null | undefined
+  filePath?: string | null | undefined
+  repoId?: string | null | undefined
+  createdAfter?: Date | null | undefined
+  createdBefore?: Date | null | undefined
+}
+
+export interface Pagination {
+  page: number
+  perPage: number
+}
+
+export interface IssuePage {
+  issues: Issue[]
+  total: number
+  page: number
+  perPage: number
+  totalPages: number
+  hasNext: boolean
+  hasPrev: boolean
+}
+
+export async function listIssues(em: EntityManager, filter: IssueFilter, pagination: Pagination): Promise<IssuePage> {
+  checkPagination(pagination)
+  const [issues, total] = await em.findAndCount(Issue, issueConditions(filter), {
+    orderBy: { createdAt: 'desc', id: 'asc' },
+    limit: pagination.perPage,
+    offset: (pagination.page - 1) * pagination.perPage,
+  })
+  const totalPages = Math.ceil(total / pagination.perPage)
+  return { issues, total, ...pagination, totalPages, hasNext: pagination.page < totalPages, hasPrev: pagination.page > 1 }
+}
+
+/** The issues of one repository; another organization's repository is a 403 (spec). */
+export async function listRepositoryIssues(em: EntityManager, repoId: string, filter: IssueFilter, pagination: Pagination): Promise<IssuePage> {
+  await requireRepository(em, repoId, { otherOrganization: 'forbidden' })
+  return listIssues(em, { ...filter, repoId }, pagination)
+}
+
+function checkPagination({ page, perPage }: Pagination): void {
+  const issues = []
+  if (!Number.isInteger(page) || page < 1) issues.push({ loc: ['page'], msg: 'Input should be greater than or equal to 1', type: 'greater_than_equal' })
+  if (!Number.isInteger(perPage) || perPage < 1) issues.push({ loc: ['per_page'], msg: 'Input should be greater than or equal to 1', type: 'greater_than_equal' })
+  if (perPage > MAX_PER_PAGE) issues.push({ loc: ['per_page'], msg: `Input should be less than or equal to ${MAX_PER_PAGE}`, type: 'less_than_equal' })
+  if (issues.length > 0) throw new ValidationError(issues)
+}
+
+function issueConditions(filter: IssueFilter): FilterQuery<Issue> {
+  if (filter.createdAfter && filter.createdBefore && filter.createdAfter > filter.createdBefore) {
+    throw new BadRequestError('created_after must not be later than created_before')
+  }
+  const conditions: FilterQuery<Issue>[] = [{ repository: { isActive: true } }]
+  if (filter.severity?.length) conditions.push({ severity: { $in: filter.severity } })
+  if (filter.category?.length) conditions.push({ category: { $in: filter.category } })
+  if (filter.falsePositive === 'yes') conditions.push({ falsePositive: true })
+  if (filter.falsePositive === 'no') conditions.push({ falsePositive: false })
+  if (filter.falsePositive === 'review') conditions.push({ falsePositive: false, exploitable: null })
+  if (filter.scanId) conditions.push({ scan: filter.scanId })
+  if (filter.repoId) conditions.push({ repository: filter.repoId })
+  if (filter.filePath) conditions.push({ filePath: { $ilike: `%${escapeLike(filter.filePath)}%` } })
+  if (filter.createdAfter) conditions.push({ createdAt: { $gt: filter.createdAfter } })
+  if (filter.createdBefore) conditions.push({ createdAt: { $lt: filter.createdBefore } })
+  return { $and: conditions }
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`)
+}
+
+export async function getIssue(em: EntityManager, id: string): Promise<Issue> {
+  const issue = await em.findOne(Issue, { id, repository: { isActive: true } })
+  if (issue) return issue
+  if (await existsInOtherOrg(em, Issue.meta.className, id)) throw new ForbiddenError('Issue does not belong to your organization')
+  throw new NotFoundError('Issue not found')
+}
+
+export interface IssueChanges {
+  severity?: SeverityLevel | null | undefined
+  falsePositive?: boolean | null | undefined
+  exploitable?: boolean | null | undefined
+  notes?: string | null | undefined
+}
+
+/** Refuses an empty change and a contradictory one (the spec's "invalid status"). */
+function checkChanges(changes: IssueChanges): void {
+  const { severity, falsePositive, exploitable, notes } = changes
+  if (severity == null && falsePositive == null && exploitable == null && !notes?.trim()) {
+    throw new BadRequestError('Nothing to update: give severity, false_positive, exploitable or notes')
+  }
+  if (falsePositive === true && exploitable === true) throw new BadRequestError('An issue cannot be both a false positive and exploitable')
+  if (severity != null && !SEVERITY_LEVELS.includes(severity)) throw new BadRequestError(`Unknown severity "${severity}"`)
+  if (notes && notes.length > MAX_NOTE_LENGTH) {
+    throw new ValidationError([{ loc: ['notes'], msg: `String should have at most ${MAX_NOTE_LENGTH} characters`, type: 'string_too_long' }])
+  }
+}
+
+function applyChanges(em: EntityManager, issue: Issue, changes: IssueChanges, author: string): void {
+  if (changes.severity != null) issue.severity = changes.severity
+  if (changes.falsePositive != null) issue.falsePositive = changes.falsePositive
+  if (changes.exploitable != null) issue.exploitable = changes.exploitable
+  const text = changes.notes?.trim()
+  if (text) em.create(IssueNote, { orgId: issue.orgId, issue, text, author })
+}
+
+export async function updateIssue(em: EntityManager, id: string, changes: Omit<IssueChanges, 'severity'>, author: string): Promise<Issue> {
+  checkChanges(changes)
+  const issue = await getIssue(em, id)
+  applyChanges(em, issue, changes, author)
+  await em.flush()
+  return issue
+}
+
+export interface BulkUpdateResult {
+  updatedCount: number
+  failedCount: number
+  failedIssues: { issueId: string; error: string }[]
+  updatedIssues: Issue[]
+}
+
+/**
+ * Updates every listed issue the caller can see, in one transaction. Ids that are unknown or of
+ * another organization are reported with the same words, so nothing is learnt about them.
+ */
+export async function bulkUpdateIssues(em: EntityManager, ids: string[], changes: IssueChanges, author: string): Promise<BulkUpdateResult> {
+  const uniqueIds = [...new Set(ids.map((id) => id.toLowerCase()))]
+  if (uniqueIds.length < 1 || uniqueIds.length > MAX_BULK_ISSUES) {
+    throw new ValidationError([{ loc: ['issue_ids'], msg: `List should have between 1 and ${MAX_BULK_ISSUES} items`, type: uniqueIds.length < 1 ? 'too_short' : 'too_long' }])
+  }
+  checkChanges(changes)
+  return em.transactional(async (tx) => {
+    const found = await tx.find(Issue, { id: { $in: uniqueIds }, repository: { isActive: true } })
+    const byId = new Map(found.map((issue) => [issue.id, issue]))
+    const updatedIssues = uniqueIds.flatMap((id) => byId.get(id) ?? [])
+    for (const issue of updatedIssues) applyChanges(tx, issue, changes, author)
+    await tx.flush()
+    const failedIssues = uniqueIds.filter((id) => !byId.has(id)).map((issueId) => ({ issueId, error: 'Issue not found' }))
+    return { updatedCount: updatedIssues.length, failedCount: failedIssues.length, failedIssues, updatedIssues }
+  })
+}
+
+export interface IssuesSummary {
+  totalIssues: number
+  issuesBySeverity: Record<SeverityLevel, number>
+  issuesByCategory: Record<string, number>
+  falsePositiveCount: number
+  recentIssues: Issue[]
+}
+
+// Raw SQL: binds the organization itself (docs/org-scoping.md, rule 4).
+const COUNT_ISSUES_SQL = `
+  select i.severity, i.category, i.false_positive, count(*)::int as count
+  from issues i
+  join repositories r on r.id = i.repo_id and r.org_id = i.org_id
+  where i.org_id = ? and r.is_active
+  group by i.severity, i.category, i.false_positive`
+
+export async function summarizeIssues(em: EntityManager): Promise<IssuesSummary> {
+  const groups = await em.getConnection().execute<{ severity: SeverityLevel; category: string; false_positive: boolean; count: number }[]>(COUNT_ISSUES_SQL, [orgOf(em)])
+  const summary: IssuesSummary = {
+    totalIssues: 0,
+    issuesBySeverity: Object.fromEntries(SEVERITY_LEVELS.map((level) => [level, 0])) as Record<SeverityLevel, number>,
+    issuesByCategory: {},
+    falsePositiveCount: 0,
+    recentIssues: await em.find(Issue, { repository: { isActive: true } }, { orderBy: { createdAt: 'desc', id: 'asc' }, limit: RECENT_ISSUES }),
+  }
+  for (const group of groups) {
+    summary.totalIssues += group.count
+    summary.issuesBySeverity[group.severity] += group.count
+    summary.issuesByCategory[group.category] = (summary.issuesByCategory[group.category] ?? 0) + group.count
+    if (group.false_positive) summary.falsePositiveCount += group.count
+  }
+  summary.issuesByCategory = Object.fromEntries(Object.entries(summary.issuesByCategory).sort(([a], [b]) => a.localeCompare(b)))
+  return summary
+}

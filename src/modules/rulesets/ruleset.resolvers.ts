@@ -1,0 +1,25 @@
+/** GraphQL resolvers of rulesets. */
+import type { Resolvers } from '../../generated/graphql.ts'
+import { authorOf, parseId } from '../../graphql/arguments.ts'
+import { createRuleset, deleteRuleset, getRuleset, listRulesets, updateRuleset } from './ruleset.service.ts'
+import { checkRulesetInput } from './ruleset.validation.ts'
+
+export const rulesetResolvers: Resolvers = {
+  Query: {
+    rulesets: (_parent, _args, { em }) => listRulesets(em),
+    ruleset: (_parent, { id }, { em }) => getRuleset(em, parseId(id, 'ruleset')),
+  },
+  Mutation: {
+    createRuleset: (_parent, { input }, { em, caller }) =>
+      createRuleset(em, checkRulesetInput({ ...input, repoIds: input.repoIds?.map((id) => parseId(id, 'repository')) }, 'create'), authorOf(caller)),
+    updateRuleset: (_parent, { id, input }, { em }) =>
+      updateRuleset(em, parseId(id, 'ruleset'), checkRulesetInput({ ...input, repoIds: input.repoIds?.map((repoId) => parseId(repoId, 'repository')) }, 'update')),
+    deleteRuleset: async (_parent, { id }, { em }) => {
+      await deleteRuleset(em, parseId(id, 'ruleset'))
+      return true
+    },
+  },
+  Ruleset: {
+    repoIds: (ruleset, _args, { loaders }) => loaders.repoIdsOfRuleset.load(ruleset.id),
+  },
+}

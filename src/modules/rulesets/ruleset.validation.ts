@@ -1,0 +1,32 @@
+/**
+ * What a ruleset accepts, once for both surfaces: field limits (the REST body schema and the
+ * GraphQL input check share them) and, for rules_text, the engine's rule parser.
+ */
+import { z } from 'zod'
+import { parseInput } from '../../http/rest/validation.ts'
+import type { RulesetInput } from './ruleset.service.ts'
+
+export const RULESET_LIMITS = { name: 200, description: 2000, rulesText: 1_000_000, repoIds: 500 } as const
+
+const name = z.string().trim().min(1).max(RULESET_LIMITS.name)
+const description = z.string().max(RULESET_LIMITS.description)
+const rulesText = z.string().min(1).max(RULESET_LIMITS.rulesText)
+const repoIds = z.array(z.uuid()).max(RULESET_LIMITS.repoIds)
+
+/** REST bodies (snake_case, as the spec). */
+export const createRulesetBody = z.object({ name, rules_text: rulesText, description: description.optional(), repo_ids: repoIds.optional() })
+export const updateRulesetBody = z.object({
+  name: name.optional(),
+  rules_text: rulesText.optional(),
+  description: description.optional(),
+  repo_ids: repoIds.optional(),
+})
+
+const graphqlCreate = z.object({ name, rulesText, description: description.nullish(), repoIds: repoIds.nullish() })
+const graphqlUpdate = z.object({ name: name.nullish(), rulesText: rulesText.nullish(), description: description.nullish(), repoIds: repoIds.nullish() })
+
+export function checkRulesetInput(input: RulesetInput, mode: 'create'): RulesetInput & { name: string; rulesText: string }
+export function checkRulesetInput(input: RulesetInput, mode: 'update'): RulesetInput
+export function checkRulesetInput(input: RulesetInput, mode: 'create' | 'update'): RulesetInput {
+  return parseInput(mode === 'create' ? graphqlCreate : graphqlUpdate, input, 'body')
+}
