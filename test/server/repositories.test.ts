@@ -236,3 +236,49 @@ describe('the same reads over GraphQL', () => {
     expect(response.body.errors[0].extensions.code).toBe('UNAUTHENTICATED')
   })
 })
+
+describe('DELETE /api/repositories/{repo_id}', () => {
+  it('deactivates (204): the repository, its scans and issues disappear from reads, nothing is erased', async () => {
+    const { makeIssue, makeScan } = await import('../support/factories.ts')
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const repository = await makeRepository(app.db.orm, { orgId: caller.orgId })
+    await makeSummary(app.db.orm, repository)
+    const scan = await makeScan(app.db.orm, repository, { status: 'running' })
+    await makeIssue(app.db.orm, scan)
+
+    const response = await app.request(`/api/repositories/${repository.id}`, { method: 'DELETE', headers: caller.headers })
+    expect(response.status).toBe(204)
+    expect(response.text).toBe('')
+
+    expect((await app.request('/api/repositories', { headers: caller.headers })).body).toEqual({ all_repos: [] })
+    expect((await app.request(`/api/repositories/${repository.id}/summary`, { headers: caller.headers })).status).toBe(404)
+    expect((await app.request(`/api/repositories/${repository.id}/issues`, { headers: caller.headers })).status).toBe(404)
+    expect((await app.request('/api/issues', { headers: caller.headers })).body.total).toBe(0)
+    expect((await app.request(`/api/repositories/${repository.id}`, { method: 'DELETE', headers: caller.headers })).status).toBe(404)
+    const [row] = await app.db.orm.em.getConnection().execute('select is_active, (select status from scans where repo_id = r.id) as scan_status, (select count(*)::int from issues where repo_id = r.id) as issues from repositories r where id = ?', [repository.id])
+    expect(row).toEqual({ is_active: false, scan_status: 'stopped', issues: 1 })
+  })
+
+  it("answers 404 for another organization's repository (and leaves it alone), 400 for a malformed id", async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const theirs = await makeRepository(app.db.orm)
+    const response = await app.request(`/api/repositories/${theirs.id}`, { method: 'DELETE', headers: caller.headers })
+    expect(response.status).toBe(404)
+    expect(response.body).toEqual({ detail: 'Repository not found' })
+    const owner = await makeApiKeyPrincipal(app.db.orm, { orgId: theirs.orgId })
+    expect((await app.request('/api/repositories', { headers: owner.headers })).body.all_repos).toHaveLength(1)
+    expect((await app.request('/api/repositories/xyz', { method: 'DELETE', headers: caller.headers })).status).toBe(400)
+  })
+
+  it('needs delete:repo and a user identifier', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm, { scopes: ['read:repo', 'write:repo'] })
+    const repository = await makeRepository(app.db.orm, { orgId: caller.orgId })
+    expect((await app.request(`/api/repositories/${repository.id}`, { method: 'DELETE', headers: caller.headers })).status).toBe(403)
+    const { mintToken } = await import('../../src/auth/jwt.ts')
+    const { TEST_JWT_SECRET } = await import('../support/app.ts')
+    const token = await mintToken({ secret: TEST_JWT_SECRET, orgId: caller.orgId, userId: '', scopes: ['delete:repo'], expiresIn: 60 })
+    const anonymous = await app.request(`/api/repositories/${repository.id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${token}` } })
+    expect(anonymous.status).toBe(403)
+    expect(anonymous.body).toEqual({ detail: 'No user identifier found for the caller' })
+  })
+})

@@ -37,6 +37,8 @@ export async function createRuleset(em: EntityManager, input: RulesetInput & { n
         rulesText: input.rulesText,
         createdBy,
       })
+      // the links refer to the ruleset's row: write it first (the transaction undoes it on a bad link)
+      await tx.flush()
       await linkRepositories(tx, ruleset, input.repoIds ?? [])
       return ruleset
     }),

@@ -1,0 +1,164 @@
+/** Ruleset routes: create, list, get, update, delete; repository links; names unique per organization. */
+import { describe, expect, it } from 'vitest'
+import { expectNoInternals, useTestApp } from '../support/app.ts'
+import { makeApiKeyPrincipal, makeRepository } from '../support/factories.ts'
+
+const app = useTestApp()
+const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000'
+const RULES = `id: custom.no-eval
+language: javascript
+rule:
+  pattern: eval($X)
+severity: high
+message: eval of $X
+title: eval
+category: code-injection
+cwe: [CWE-95]
+owasp: "A03:2021 - Injection"
+cvss: 8.1
+confidence: 0.9
+remediation: Do not evaluate strings.
+`
+
+async function arrange() {
+  const caller = await makeApiKeyPrincipal(app.db.orm, { userId: 'carol' })
+  const repository = await makeRepository(app.db.orm, { orgId: caller.orgId })
+  return { caller, repository }
+}
+
+describe('POST /api/rulesets', () => {
+  it('creates a ruleset (201) linked to repositories, with defaults', async () => {
+    const { caller, repository } = await arrange()
+    const response = await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'team rules', rules_text: RULES, repo_ids: [repository.id] } })
+    expect(response.status).toBe(201)
+    expect(response.body).toEqual({
+      id: expect.any(String),
+      name: 'team rules',
+      description: '',
+      rules_text: RULES,
+      org_id: caller.orgId,
+      repo_ids: [repository.id],
+      created_at: expect.stringMatching(/Z$/),
+      updated_at: expect.stringMatching(/Z$/),
+      created_by: 'carol',
+    })
+    const minimal = await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'minimal', rules_text: RULES } })
+    expect(minimal.body.repo_ids).toEqual([])
+  })
+
+  it('answers 409 for a name already used in the organization, not in another', async () => {
+    const { caller } = await arrange()
+    await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'dup', rules_text: RULES } })
+    const again = await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'dup', rules_text: RULES } })
+    expect(again.status).toBe(409)
+    expect(again.body).toEqual({ detail: 'A ruleset named "dup" already exists' })
+    const stranger = await makeApiKeyPrincipal(app.db.orm)
+    expect((await app.request('/api/rulesets', { method: 'POST', headers: stranger.headers, json: { name: 'dup', rules_text: RULES } })).status).toBe(201)
+  })
+
+  it('gives exactly one 201 to concurrent creates with one name', async () => {
+    const { caller } = await arrange()
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, () => app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'race', rules_text: RULES } })),
+    )
+    expect(responses.map((response) => response.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409])
+  })
+
+  it("answers 404 for repositories that are not the caller's, storing nothing", async () => {
+    const { caller, repository } = await arrange()
+    const theirs = await makeRepository(app.db.orm)
+    const response = await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'bad links', rules_text: RULES, repo_ids: [repository.id, theirs.id] } })
+    expect(response.status).toBe(404)
+    expect(response.body).toEqual({ detail: `Repository not found: ${theirs.id}` })
+    const list = await app.request('/api/rulesets', { headers: caller.headers })
+    expect(list.body.map((ruleset: { name: string }) => ruleset.name)).not.toContain('bad links')
+  })
+
+  it('answers 422 for every missing or malformed field', async () => {
+    const { caller } = await arrange()
+    const response = await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { description: 5, repo_ids: ['x'] } })
+    expect(response.status).toBe(422)
+    expect(response.body.detail.map((item: { loc: unknown[]; type: string }) => [item.loc.join('.'), item.type])).toEqual([
+      ['body.name', 'missing'],
+      ['body.rules_text', 'missing'],
+      ['body.description', 'string_type'],
+      ['body.repo_ids.0', 'uuid_parsing'],
+    ])
+    const missingBody = await app.request('/api/rulesets', { method: 'POST', headers: caller.headers })
+    expect(missingBody.status).toBe(422)
+    expect(missingBody.body.detail[0]).toMatchObject({ loc: ['body'], type: 'missing' })
+  })
+
+  it('needs write:repo', async () => {
+    const reader = await makeApiKeyPrincipal(app.db.orm, { scopes: ['read:repo'] })
+    expect((await app.request('/api/rulesets', { method: 'POST', headers: reader.headers, json: { name: 'n', rules_text: RULES } })).status).toBe(403)
+  })
+})
+
+describe('GET /api/rulesets and /api/rulesets/{ruleset_id}', () => {
+  it("lists and reads the organization's rulesets only", async () => {
+    const { caller } = await arrange()
+    const created = await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'mine', rules_text: RULES } })
+    const stranger = await makeApiKeyPrincipal(app.db.orm, { scopes: ['read:repo'] })
+    await app.request('/api/rulesets', { method: 'POST', headers: (await makeApiKeyPrincipal(app.db.orm, { orgId: stranger.orgId })).headers, json: { name: 'theirs', rules_text: RULES } })
+
+    const list = await app.request('/api/rulesets', { headers: caller.headers })
+    expect(list.status).toBe(200)
+    expect(list.body.map((ruleset: { name: string }) => ruleset.name)).toEqual(['mine'])
+    const one = await app.request(`/api/rulesets/${created.body.id}`, { headers: caller.headers })
+    expect(one.body).toEqual(created.body)
+
+    const peek = await app.request(`/api/rulesets/${created.body.id}`, { headers: stranger.headers })
+    expect(peek.status).toBe(404)
+    expect(peek.text).not.toContain('mine')
+    expect((await app.request('/api/rulesets/nope', { headers: caller.headers })).status).toBe(400)
+    expect((await app.request(`/api/rulesets/${UNKNOWN_ID}`, { headers: caller.headers })).status).toBe(404)
+  })
+
+  it('drops deactivated repositories from repo_ids', async () => {
+    const { caller, repository } = await arrange()
+    const created = await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'linked', rules_text: RULES, repo_ids: [repository.id] } })
+    expect((await app.request(`/api/repositories/${repository.id}`, { method: 'DELETE', headers: caller.headers })).status).toBe(204)
+    expect((await app.request(`/api/rulesets/${created.body.id}`, { headers: caller.headers })).body.repo_ids).toEqual([])
+  })
+})
+
+describe('PATCH /api/rulesets/{ruleset_id}', () => {
+  it('changes the given fields and replaces the links', async () => {
+    const { caller, repository } = await arrange()
+    const second = await makeRepository(app.db.orm, { orgId: caller.orgId })
+    const created = await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'before', rules_text: RULES, repo_ids: [repository.id] } })
+    const response = await app.request(`/api/rulesets/${created.body.id}`, { method: 'PATCH', headers: caller.headers, json: { name: 'after', description: 'tuned', repo_ids: [second.id] } })
+    expect(response.status).toBe(200)
+    expect(response.body).toMatchObject({ name: 'after', description: 'tuned', rules_text: RULES, repo_ids: [second.id] })
+    expect(new Date(response.body.updated_at).getTime()).toBeGreaterThanOrEqual(new Date(created.body.updated_at).getTime())
+  })
+
+  it('answers 409 on a taken name, 404 on foreign repositories or rulesets, 422 on bad types', async () => {
+    const { caller } = await arrange()
+    await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'taken', rules_text: RULES } })
+    const created = await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'free', rules_text: RULES } })
+    const path = `/api/rulesets/${created.body.id}`
+    expect((await app.request(path, { method: 'PATCH', headers: caller.headers, json: { name: 'taken' } })).status).toBe(409)
+    const theirs = await makeRepository(app.db.orm)
+    expect((await app.request(path, { method: 'PATCH', headers: caller.headers, json: { repo_ids: [theirs.id] } })).status).toBe(404)
+    expect((await app.request(path, { method: 'PATCH', headers: caller.headers, json: { name: 7 } })).status).toBe(422)
+    const stranger = await makeApiKeyPrincipal(app.db.orm)
+    expect((await app.request(path, { method: 'PATCH', headers: stranger.headers, json: { name: 'hijack' } })).status).toBe(404)
+    expect((await app.request(path, { headers: caller.headers })).body.name).toBe('free')
+  })
+})
+
+describe('DELETE /api/rulesets/{ruleset_id}', () => {
+  it('deletes (204), then the ruleset is gone', async () => {
+    const { caller } = await arrange()
+    const created = await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'temp', rules_text: RULES } })
+    const stranger = await makeApiKeyPrincipal(app.db.orm)
+    expect((await app.request(`/api/rulesets/${created.body.id}`, { method: 'DELETE', headers: stranger.headers })).status).toBe(404)
+    const response = await app.request(`/api/rulesets/${created.body.id}`, { method: 'DELETE', headers: caller.headers })
+    expect(response.status).toBe(204)
+    expect(response.text).toBe('')
+    expect((await app.request(`/api/rulesets/${created.body.id}`, { headers: caller.headers })).status).toBe(404)
+    expectNoInternals(await app.request(`/api/rulesets/${created.body.id}`, { method: 'DELETE', headers: caller.headers }))
+  })
+})
