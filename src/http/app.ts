@@ -10,7 +10,7 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { expressMiddleware } from '@as-integrations/express5'
 import type { MikroORM } from '@mikro-orm/postgresql'
 import express, { type NextFunction, type Request, type Response } from 'express'
-import { GraphQLError } from 'graphql'
+import { GraphQLError, parse, validate } from 'graphql'
 import { useServer } from 'graphql-ws/use/ws'
 import { WebSocketServer } from 'ws'
 import type { Authenticator } from '../auth/authenticate.ts'
@@ -18,6 +18,7 @@ import type { Caller } from '../auth/caller.ts'
 import { DomainError, PayloadTooLargeError, ValidationError } from '../errors.ts'
 import { createContext, type GraphQLContext } from '../graphql/context.ts'
 import { createErrorFormatter } from '../graphql/format-error.ts'
+import { checkQueryLimits, type QueryLimits } from '../graphql/limits.ts'
 import { buildSchema } from '../graphql/schema.ts'
 import type { Logger } from '../logger.ts'
 import { credentialsFromConnectionParams, credentialsFromHeaders } from './credentials.ts'
@@ -34,7 +35,11 @@ export interface ApiServerOptions {
   port: number
   /** JSON body limit of the REST and GraphQL routes */
   jsonLimit?: string
+  /** depth and cost limits of client-written GraphQL operations */
+  queryLimits?: QueryLimits
 }
+
+const DEFAULT_QUERY_LIMITS: QueryLimits = { maxDepth: 10, maxCost: 20_000 }
 
 export interface ApiServer {
   url: string
@@ -48,6 +53,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const { orm, authenticate, logger } = options
   const schema = buildSchema()
   const formatError = createErrorFormatter(logger)
+  const queryLimits = options.queryLimits ?? DEFAULT_QUERY_LIMITS
   const app = express()
   app.disable('x-powered-by')
   app.set('query parser', 'simple')
@@ -67,6 +73,17 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
         }
       },
       context: (ctx) => createContext(orm, ctx.extra.caller as Caller),
+      onSubscribe: (_ctx, _id, payload) => {
+        let document
+        try {
+          document = parse(payload.query)
+        } catch (error) {
+          return [error instanceof GraphQLError ? error : new GraphQLError('Invalid query')]
+        }
+        const errors = [...validate(schema, document), ...checkQueryLimits(schema, document, payload.operationName, payload.variables, queryLimits)]
+        if (errors.length > 0) return errors
+        return { schema, document, operationName: payload.operationName, variableValues: payload.variables }
+      },
       // the same error mapping as HTTP: codes and statuses, internals masked
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors ? { ...result, errors: result.errors.map((error) => formatError(error.toJSON(), error)) } : result,
@@ -84,6 +101,16 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       ApolloServerPluginDrainHttpServer({ httpServer }),
       ApolloServerPluginLandingPageDisabled(),
       { async serverWillStart() { return { async drainServer() { await wsCleanup.dispose() } } } },
+      {
+        async requestDidStart() {
+          return {
+            async didResolveOperation({ document, request, operationName }) {
+              const [error] = checkQueryLimits(schema, document, operationName, request.variables, queryLimits)
+              if (error) throw error
+            },
+          }
+        },
+      },
     ],
   })
   await apollo.start()

@@ -7,6 +7,7 @@ import { createClient, type Client } from 'graphql-ws'
 import WebSocket from 'ws'
 import { createAuthenticator } from '../../src/auth/authenticate.ts'
 import type { JwtSettings } from '../../src/auth/jwt.ts'
+import type { QueryLimits } from '../../src/graphql/limits.ts'
 import { startApiServer, type ApiServer } from '../../src/http/app.ts'
 import { createLogger, type LogLevel } from '../../src/logger.ts'
 import { useTestDatabase, type TestDatabase } from './database.ts'
@@ -29,7 +30,7 @@ export interface TestResponse {
   text: string
 }
 
-export function useTestApp(options: { auth?: JwtSettings } = {}): TestApp {
+export function useTestApp(options: { auth?: JwtSettings; queryLimits?: QueryLimits } = {}): TestApp {
   const db = useTestDatabase()
   const app = { db, url: '' } as TestApp
   const sockets: Client[] = []
@@ -37,7 +38,7 @@ export function useTestApp(options: { auth?: JwtSettings } = {}): TestApp {
   beforeAll(async () => {
     const logger = createLogger((process.env['TEST_LOG_LEVEL'] as LogLevel | undefined) ?? 'silent')
     const authenticate = createAuthenticator(db.orm, options.auth ?? { jwtSecret: TEST_JWT_SECRET })
-    server = await startApiServer({ orm: db.orm, authenticate, logger, host: '127.0.0.1', port: 0 })
+    server = await startApiServer({ orm: db.orm, authenticate, logger, host: '127.0.0.1', port: 0, ...(options.queryLimits && { queryLimits: options.queryLimits }) })
     app.url = server.url
   })
   afterAll(async () => {

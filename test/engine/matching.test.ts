@@ -1,0 +1,107 @@
+/** Rule matching: constraints, utils, metavariables, language sharing, finding fields. */
+import { describe, expect, it } from 'vitest'
+import { scanSources } from '../../src/engine/scan.ts'
+import { emptySastMetrics } from '../../src/engine/sast.ts'
+import { parseRulesText } from '../../src/engine/rules-loader.ts'
+import { ruleYaml, source } from './support/helpers.ts'
+
+const sastOnly = { analyzers: ['sast' as const], builtinRules: false }
+
+describe('matching', () => {
+  it('applies constraints and utils, and substitutes metavariables in message and fix', async () => {
+    const rules = parseRulesText(
+      ruleYaml({
+        rule: '\n  pattern: os.system($CMD)\n  not: { matches: in-test }',
+        constraints: '\n  CMD: { not: { kind: string } }',
+        utils: '\n  in-test: { inside: { kind: function_definition, has: { field: name, regex: "^test_" }, stopBy: end } }',
+        message: 'os.system() runs $CMD in a shell',
+        fix: 'subprocess.run(shlex.split($CMD), check=True)',
+      }),
+    )
+    const text = ['import os', 'def handler(request):', '    os.system(request.args["cmd"])', '    os.system("ls -l")', 'def test_it():', '    os.system(cmd)', ''].join('\n')
+    const { findings } = await scanSources([source('app/handler.py', text)], { ...sastOnly, extraRules: rules })
+    expect(findings).toHaveLength(1)
+    const [finding] = findings
+    expect(finding).toMatchObject({
+      ruleId: 'test.command-injection.os-system',
+      analyzer: 'sast',
+      modelUsed: 'parapet-sast/1.0',
+      filePath: 'app/handler.py',
+      language: 'python',
+      lineNumber: 3,
+      columnStart: 5,
+      columnEnd: 35,
+      endLineNumber: 3,
+      category: 'command-injection',
+      severity: 'high',
+      confidence: 0.8,
+      title: 'OS command from a variable',
+      description: 'os.system() runs request.args["cmd"] in a shell',
+      codeSnippet: '    os.system(request.args["cmd"])',
+      contextBefore: 'import os\ndef handler(request):',
+      contextAfter: '    os.system("ls -l")\ndef test_it():\n    os.system(cmd)',
+      remediation: 'Pass arguments as a list.',
+      remediationCode: 'subprocess.run(shlex.split(request.args["cmd"]), check=True)',
+      cweIds: ['CWE-78'],
+      owaspCategory: 'A03:2021 - Injection',
+      cvssScore: 8.8,
+      tags: [],
+    })
+    expect(finding?.explanation).toContain('Matched `os.system(request.args["cmd"])` in app/handler.py at line 3, column 5.')
+    expect(finding?.fingerprint).toMatch(/^[0-9a-f]{64}$/)
+  })
+
+  it('runs javascript rules on JS, JSX, TS and TSX, and typescript rules only on TS and TSX', async () => {
+    const rules = parseRulesText(
+      [
+        ruleYaml({ id: 'js.eval', language: 'javascript', rule: '\n  pattern: eval($X)', message: 'eval of $X' }),
+        ruleYaml({ id: 'ts.any-cast', language: 'typescript', rule: '\n  pattern: $X as any', message: 'cast of $X' }),
+      ].join('\n---\n'),
+    )
+    const files = [
+      source('a.js', 'eval(a)\n'),
+      source('b.jsx', 'const el = <div>{eval(b)}</div>\n'),
+      source('c.ts', 'const x: number = eval(c) as any\n'),
+      source('d.tsx', 'const el = <div>{eval(d)}</div>\n'),
+    ]
+    const { findings } = await scanSources(files, { ...sastOnly, extraRules: rules })
+    expect(findings.map((finding) => `${finding.filePath} ${finding.ruleId} ${finding.language}`)).toEqual([
+      'a.js js.eval javascript',
+      'b.jsx js.eval javascript',
+      'c.ts js.eval typescript',
+      'c.ts ts.any-cast typescript',
+      'd.tsx js.eval tsx',
+    ])
+  })
+
+  it('parses each file once for all rules and skips files no rule can match', async () => {
+    const rules = parseRulesText(
+      [
+        ruleYaml({ id: 'r.one', rule: '\n  pattern: os.system($X)' }),
+        ruleYaml({ id: 'r.two', rule: '\n  pattern: subprocess.call($X, shell=True)' }),
+        ruleYaml({ id: 'r.three', rule: '\n  pattern: pickle.loads($X)' }),
+      ].join('\n---\n'),
+    )
+    const metrics = emptySastMetrics()
+    const files = [source('a.py', 'os.system(x)\nsubprocess.call(y, shell=True)\n'), source('b.py', 'print("hello")\n'), source('c.py', 'pickle.loads(data)\n')]
+    const { findings } = await scanSources(files, { ...sastOnly, extraRules: rules, sastMetrics: metrics })
+    expect(findings.map((finding) => finding.ruleId)).toEqual(['r.one', 'r.two', 'r.three'])
+    expect(metrics).toMatchObject({ filesParsed: 2, filesNotParsed: 1, ruleRuns: 3, ruleRunsSkipped: 6 })
+  })
+
+  it('reports multi-line matches with the first line and the exclusive end column of that line', async () => {
+    const rules = parseRulesText(ruleYaml({ id: 'js.exec', language: 'javascript', rule: '\n  pattern: exec($$$ARGS)', message: 'exec($$$ARGS)', fix: 'execFile($$$ARGS)' }))
+    const text = 'const a = 1\nexec(\n  cmd,\n  opts\n)\n'
+    const { findings } = await scanSources([source('m.js', text)], { ...sastOnly, extraRules: rules })
+    expect(findings[0]).toMatchObject({ lineNumber: 2, columnStart: 1, columnEnd: 6, endLineNumber: 5, codeSnippet: 'exec(\n  cmd,\n  opts\n)' })
+    expect(findings[0]?.description).toBe('exec(cmd, opts)')
+    expect(findings[0]?.remediationCode).toBe('execFile(cmd,\n  opts)')
+  })
+
+  it('keeps scanning when a file cannot be analyzed and reports rule failures through onLog', async () => {
+    const rules = parseRulesText(ruleYaml({ id: 'js.eval', language: 'javascript', rule: '\n  pattern: eval($X)' }))
+    const { findings, stats } = await scanSources([source('broken.js', 'eval(((\n'), source('ok.js', 'eval(x)\n')], { ...sastOnly, extraRules: rules })
+    expect(findings.map((finding) => finding.filePath)).toContain('ok.js')
+    expect(stats.filesScanned).toBe(2)
+  })
+})

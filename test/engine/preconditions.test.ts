@@ -1,0 +1,90 @@
+/** Textual preconditions: derived words must be required by the rule (soundness) and useful. */
+import { describe, expect, it } from 'vitest'
+import { parse } from '@ast-grep/napi'
+import { CASE_INSENSITIVE, TextProbe, ofRegex, rulePrecondition } from '../../src/engine/preconditions.ts'
+import { napiLanguage } from '../../src/engine/languages.ts'
+import type { CodeLanguage } from '../../src/engine/languages.ts'
+
+const ci = (word: string) => CASE_INSENSITIVE + word
+
+describe('rulePrecondition', () => {
+  it('takes pattern words outside metavariables', () => {
+    expect(rulePrecondition({ rule: { pattern: 'os.system($CMD, $$$REST, $$$)' } }).flat().sort()).toEqual(['os', 'system'])
+  })
+
+  it('or-s the branches of any, and-s all and relational rules, and ignores not and kind', () => {
+    const precondition = rulePrecondition({
+      rule: {
+        any: [{ pattern: 'exec($X)' }, { pattern: 'execSync($X)' }],
+        inside: { kind: 'program', regex: 'child_process', stopBy: 'end' },
+        not: { pattern: 'safeExec($X)' },
+      },
+    })
+    expect(precondition).toEqual([['child_process'], ['exec', 'execSync']])
+    expect(rulePrecondition({ rule: { any: [{ pattern: 'eval($X)' }, { kind: 'call_expression' }] } })).toEqual([])
+  })
+
+  it('follows matches into utils and applies constraints on always-captured metavariables', () => {
+    expect(rulePrecondition({ rule: { matches: 'sink' }, utils: { sink: { pattern: 'pickle.loads($X)' } } }).flat().sort()).toEqual(['loads', 'pickle'])
+    const constrained = rulePrecondition({ rule: { pattern: '$M.$METHOD($F)' }, constraints: { METHOD: { regex: '^(findOne|deleteMany)$' } } })
+    expect(constrained).toEqual([['findOne', 'deleteMany']])
+    // FS is captured by one branch only: its constraint cannot be required.
+    const partial = rulePrecondition({ rule: { any: [{ pattern: '$FS.readFile($P)' }, { pattern: 'readFile($P)' }] }, constraints: { FS: { regex: '^fsx$' } } })
+    expect(partial).toEqual([['readFile']])
+  })
+
+  it('uses the selected node of a context/selector pattern', () => {
+    const precondition = rulePrecondition({ rule: { pattern: { context: '({ rejectUnauthorized: false })', selector: 'pair' } }, language: 'javascript' })
+    expect(precondition.flat().sort()).toEqual(['false', 'rejectUnauthorized'])
+    expect(rulePrecondition({ rule: { pattern: { context: 'foo($A)', strictness: 'signature' } } })).toEqual([])
+  })
+})
+
+describe('ofRegex', () => {
+  it('extracts mandatory literals', () => {
+    expect(ofRegex('^child_process$')).toEqual([['child_process']])
+    expect(ofRegex('^(exec|execSync|spawn)$')).toEqual([['exec', 'execSync', 'spawn']])
+    expect(ofRegex('md5|sha1')).toEqual([['md5', 'sha1']])
+    expect(ofRegex('(?i)\\bselect\\b')).toEqual([[ci('select')]])
+    expect(ofRegex('^os\\.system')).toEqual([['system']])
+  })
+
+  it('gives up when a literal is optional or flags are unusual', () => {
+    expect(ofRegex('^(exec)?$')).toEqual([])
+    expect(ofRegex('foo|')).toEqual([])
+    expect(ofRegex('a*b?')).toEqual([])
+    expect(ofRegex('(?x) select')).toEqual([])
+    expect(ofRegex('x(?i:select)')).toEqual([])
+    expect(ofRegex('[a-z]+')).toEqual([])
+  })
+})
+
+/** Soundness: whenever ast-grep finds a match, the derived precondition holds on that text. */
+describe('soundness against ast-grep', () => {
+  const cases: Array<{ language: CodeLanguage; rule: Record<string, unknown>; constraints?: Record<string, unknown>; texts: string[] }> = [
+    { language: 'javascript', rule: { pattern: 'exec($X)' }, texts: ['exec(a)', 'cp.exec(b)', 'execFile(c)'] },
+    {
+      language: 'javascript',
+      rule: { pattern: { context: '({ secure: false })', selector: 'pair' } },
+      texts: ['cookie({ secure: false, httpOnly: true })', 'x = { secure: true }'],
+    },
+    { language: 'python', rule: { regex: '(?i)^SELECT', kind: 'string_content' }, texts: ['q = "select * from t"', 'q = "Select 1"', 'q = "insert"'] },
+    { language: 'python', rule: { pattern: '$F($X)' }, constraints: { F: { regex: '^(eval|exec)$' } }, texts: ['eval(a)', 'exec(b)', 'print(c)'] },
+  ]
+  for (const testCase of cases) {
+    it(`${testCase.language} ${JSON.stringify(testCase.rule)}`, () => {
+      const precondition = rulePrecondition({ rule: testCase.rule, ...(testCase.constraints ? { constraints: testCase.constraints } : {}), language: testCase.language })
+      for (const text of testCase.texts) {
+        const matches = parse(napiLanguage(testCase.language), text)
+          .root()
+          .findAll({ rule: testCase.rule, ...(testCase.constraints ? { constraints: testCase.constraints } : {}) } as never)
+        if (matches.length > 0) expect([text, new TextProbe(text).satisfies(precondition)]).toEqual([text, true])
+      }
+    })
+  }
+
+  it('rejects texts lacking the words', () => {
+    expect(new TextProbe('print(x)').satisfies(rulePrecondition({ rule: { pattern: 'os.system($X)' } }))).toBe(false)
+    expect(new TextProbe('q = "SELECT 1"').satisfies(ofRegex('(?i)select'))).toBe(true)
+  })
+})

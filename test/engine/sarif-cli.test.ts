@@ -1,0 +1,103 @@
+/** SARIF 2.1.0 output and the command-line scanner end to end. */
+import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { scanSources } from '../../src/engine/scan.ts'
+import { toSarif, SARIF_SCHEMA } from '../../src/engine/sarif.ts'
+import { parseRulesText } from '../../src/engine/rules-loader.ts'
+import { ruleYaml, source, tempTree } from './support/helpers.ts'
+
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
+const rulesText = [
+  ruleYaml({ id: 'py.os-system', rule: '\n  pattern: os.system($CMD)', severity: 'critical', cvss: '9.8', confidence: '0.95', tags: '[shell]', fix: 'subprocess.run([$CMD])' }),
+  ruleYaml({ id: 'py.weak-hash', category: 'weak-hash', severity: 'low', cwe: '[CWE-328]', owasp: '"A02:2021 - Cryptographic Failures"', rule: '\n  pattern: hashlib.md5($X)', message: 'md5 of $X', cvss: '3.1', confidence: '0.5' }),
+].join('\n---\n')
+const rules = parseRulesText(rulesText)
+
+describe('toSarif', () => {
+  it('renders a valid-looking SARIF 2.1.0 log', async () => {
+    const text = 'import os, hashlib\nos.system(cmd)\nhashlib.md5(data)\nos.system(cmd2)\n'
+    const report = await scanSources([source('src/my app.py', text)], { analyzers: ['sast'], builtinRules: false, extraRules: rules })
+    const sarif = toSarif(report, { rules })
+    expect(sarif.$schema).toBe(SARIF_SCHEMA)
+    expect(sarif.version).toBe('2.1.0')
+    const [run] = sarif.runs
+    expect(run?.tool.driver.name).toBe('Parapet')
+    expect(run?.tool.driver.version).toMatch(/^\d+\.\d+\.\d+$/)
+    expect(run?.tool.driver.rules.map((rule) => rule.id)).toEqual(['py.os-system', 'py.weak-hash'])
+    expect(run?.tool.driver.rules[0]).toMatchObject({
+      shortDescription: { text: 'OS command from a variable' },
+      fullDescription: { text: 'os.system() runs $CMD' },
+      help: { text: 'Pass arguments as a list.' },
+      defaultConfiguration: { level: 'error' },
+      properties: { 'security-severity': '9.8', precision: 'very-high', tags: expect.arrayContaining(['security', 'shell', 'external/cwe/cwe-78']) },
+    })
+    expect(run?.tool.driver.rules[1]?.defaultConfiguration.level).toBe('note')
+    expect(run?.results).toHaveLength(3)
+    expect(run?.results[0]).toEqual({
+      ruleId: 'py.os-system',
+      ruleIndex: 0,
+      level: 'error',
+      message: { text: 'os.system() runs cmd' },
+      locations: [
+        {
+          physicalLocation: {
+            artifactLocation: { uri: 'src/my%20app.py', uriBaseId: '%SRCROOT%' },
+            region: { startLine: 2, startColumn: 1, endLine: 2, endColumn: 15, snippet: { text: 'os.system(cmd)' } },
+          },
+        },
+      ],
+      partialFingerprints: { 'parapet/v1': report.findings[0]?.fingerprint },
+      properties: expect.objectContaining({ severity: 'critical', category: 'command-injection' }),
+    })
+    expect(run?.results.map((result) => result.ruleIndex)).toEqual([0, 1, 0])
+  })
+})
+
+function runCli(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join(projectRoot, 'src/engine/cli.ts'), ...args], {
+    cwd: projectRoot,
+    encoding: 'utf8',
+    timeout: 60_000,
+  })
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+describe('cli', () => {
+  it('scans a folder and prints JSON, SARIF to a file, and sets the exit code from --fail-on', () => {
+    const dir = tempTree({ 'app/main.py': 'import os\nos.system(cmd)\n', 'rules.yml': rulesText })
+    const json = runCli([join(dir, 'app'), '--rules', join(dir, 'rules.yml'), '--no-builtin-rules', '--analyzers', 'sast'])
+    expect(json.stderr).not.toMatch(/error/i)
+    expect(json.status).toBe(0)
+    const report = JSON.parse(json.stdout) as { findings: Array<{ ruleId: string; filePath: string }>; stats: { filesScanned: number } }
+    expect(report.findings.map((finding) => [finding.ruleId, finding.filePath])).toEqual([['py.os-system', 'main.py']])
+    expect(report.stats.filesScanned).toBe(1)
+
+    const output = join(dir, 'out.sarif')
+    const sarif = runCli([join(dir, 'app'), '--format', 'sarif', '--output', output, '--rules', join(dir, 'rules.yml'), '--no-builtin-rules', '--fail-on', 'high'])
+    expect(sarif.status).toBe(1)
+    const log = JSON.parse(readFileSync(output, 'utf8')) as { version: string; runs: Array<{ results: unknown[] }> }
+    expect(log.version).toBe('2.1.0')
+    expect(log.runs[0]?.results).toHaveLength(1)
+
+    const notSevereEnough = runCli([join(dir, 'app'), '--rules', join(dir, 'rules.yml'), '--no-builtin-rules', '--fail-on', 'critical', '--analyzers', 'sast'])
+    expect(notSevereEnough.status).toBe(1)
+    const clean = runCli([join(dir, 'app', '..'), '--rules', join(dir, 'rules.yml'), '--no-builtin-rules', '--analyzers', 'secrets', '--fail-on', 'info'])
+    expect(clean.status).toBe(0)
+  })
+
+  it('exits with 2 and a clear message on a bad folder, a bad rules file or bad options', () => {
+    const dir = tempTree({ 'bad.yml': 'id: bad.rule\nlanguage: python\nrule: { pattern: x }\ncategory: nope\n' })
+    const missing = runCli([join(dir, 'missing')])
+    expect(missing.status).toBe(2)
+    expect(missing.stderr).toMatch(/not a directory/)
+    const badRules = runCli([dir, '--rules', join(dir, 'bad.yml')])
+    expect(badRules.status).toBe(2)
+    expect(badRules.stderr).toMatch(/rule "bad.rule" \(line 4\): unknown category "nope"/)
+    const badFormat = runCli([dir, '--format', 'xml'])
+    expect(badFormat.status).toBe(2)
+    expect(badFormat.stderr).toMatch(/--format must be json or sarif/)
+  })
+})

@@ -1,0 +1,67 @@
+/** The public scan API: progress, logs, abort, async sources, worker threads. */
+import { describe, expect, it } from 'vitest'
+import { scanDirectory, scanSources } from '../../src/engine/index.ts'
+import type { LogEvent, ScanProgress } from '../../src/engine/index.ts'
+import { parseRulesText } from '../../src/engine/rules-loader.ts'
+import { ruleYaml, source, tempTree } from './support/helpers.ts'
+
+const rules = parseRulesText(ruleYaml({ id: 'py.os-system' }))
+const options = { analyzers: ['sast' as const], builtinRules: false, extraRules: rules }
+
+describe('scan API', () => {
+  it('accepts async iterables, reports progress and logs every stage', async () => {
+    async function* generate() {
+      yield source('a.py', 'os.system(a)\n')
+      yield source('b.py', 'print(1)\n')
+      yield source('c.md', '# notes\n')
+    }
+    const progress: ScanProgress[] = []
+    const logs: LogEvent[] = []
+    const report = await scanSources(generate(), { ...options, onProgress: (p) => progress.push({ ...p }), onLog: (event) => logs.push(event) })
+    expect(report.findings).toHaveLength(1)
+    expect(report.rulesRun).toBe(1)
+    expect(report.durationMs).toBeGreaterThanOrEqual(0)
+    expect(progress.map((p) => p.filesScanned)).toEqual([1, 2, 3])
+    const messages = logs.map((event) => event.message)
+    expect(messages[0]).toBe('loading rules')
+    expect(messages).toEqual(expect.arrayContaining(['analyzing sources', 'skipped c.md: unsupported']))
+    expect(messages[messages.length - 1]).toMatch(/^scan complete: 2 files, 1 findings/)
+  })
+
+  it('aborts between files', async () => {
+    const controller = new AbortController()
+    let seen = 0
+    async function* endless() {
+      for (;;) {
+        seen++
+        if (seen === 5) controller.abort()
+        yield source(`f${seen}.py`, 'os.system(x)\n')
+      }
+    }
+    await expect(scanSources(endless(), { ...options, signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' })
+    expect(seen).toBeLessThan(8)
+    const aborted = AbortSignal.abort()
+    await expect(scanDirectory(tempTree({ 'a.py': 'x' }), { ...options, signal: aborted })).rejects.toMatchObject({ name: 'AbortError' })
+  })
+
+  it('rejects unknown analyzers and warns about ones this version lacks', async () => {
+    await expect(scanSources([], { analyzers: ['magic' as never] })).rejects.toThrow(/unknown analyzer "magic"/)
+    const logs: LogEvent[] = []
+    await scanSources([], { ...options, analyzers: ['sast', 'dataflow'], onLog: (event) => logs.push(event) })
+    expect(logs.some((event) => event.level === 'warning' && event.message.includes('"dataflow"'))).toBe(true)
+  })
+
+  it('finds the same findings with worker threads as in the calling thread', async () => {
+    const files: Record<string, string> = {}
+    for (let index = 0; index < 30; index++) files[`pkg${index % 3}/m${index}.py`] = `import os\n${'x = 1\n'.repeat(index)}os.system(arg${index})\n# parapet-ignore\nos.system(b)\n`
+    const dir = tempTree(files)
+    const single = await scanDirectory(dir, { ...options, threads: 0 })
+    const logs: LogEvent[] = []
+    const threaded = await scanDirectory(dir, { ...options, threads: 2, onLog: (event) => logs.push(event) })
+    expect(logs.some((event) => event.message === 'analyzing with 2 worker threads')).toBe(true)
+    expect(threaded.findings).toEqual(single.findings)
+    expect(threaded.findings).toHaveLength(30)
+    expect(threaded.stats).toEqual(single.stats)
+    expect(threaded.stats.suppressed).toBe(30)
+  })
+})
