@@ -21,6 +21,7 @@ import { createErrorFormatter } from '../graphql/format-error.ts'
 import { checkQueryLimits, type QueryLimits } from '../graphql/limits.ts'
 import { buildSchema } from '../graphql/schema.ts'
 import type { Logger } from '../logger.ts'
+import { apiDocs } from './api-docs.ts'
 import { credentialsFromConnectionParams, credentialsFromHeaders } from './credentials.ts'
 import { GRAPHIQL_PAGE, graphiqlAssets, wantsGraphiql } from './graphiql.ts'
 import { createRestRouter, sendRestError } from './rest/adapter.ts'
@@ -127,6 +128,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     }
   })
 
+  app.use(apiDocs(schema, REST_ROUTES))
   app.use(graphiqlAssets())
   app.use('/graphql', (req, res, next) => {
     if (wantsGraphiql(req.method, req.headers.accept, req.query as Record<string, unknown>)) res.type('html').send(GRAPHIQL_PAGE)

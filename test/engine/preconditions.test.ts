@@ -43,10 +43,15 @@ describe('rulePrecondition', () => {
 describe('ofRegex', () => {
   it('extracts mandatory literals', () => {
     expect(ofRegex('^child_process$')).toEqual([['child_process']])
-    expect(ofRegex('^(exec|execSync|spawn)$')).toEqual([['exec', 'execSync', 'spawn']])
+    // execSync contains exec: the shorter word is enough.
+    expect(ofRegex('^(exec|execSync|spawn)$')).toEqual([['exec', 'spawn']])
+    expect(ofRegex('\\b(?:req|request)\\.(?:query|body)\\b|\\bctx\\.(?:query|params)')).toEqual([
+      ['req.query', 'req.body', 'request.query', 'request.body', 'ctx.query', 'ctx.params'],
+    ])
     expect(ofRegex('md5|sha1')).toEqual([['md5', 'sha1']])
     expect(ofRegex('(?i)\\bselect\\b')).toEqual([[ci('select')]])
-    expect(ofRegex('^os\\.system')).toEqual([['system']])
+    expect(ofRegex('^os\\.system')).toEqual([['os.system']])
+    expect(ofRegex('ab{2}c')).toEqual([['ab']])
   })
 
   it('gives up when a literal is optional or flags are unusual', () => {
@@ -70,6 +75,11 @@ describe('soundness against ast-grep', () => {
     },
     { language: 'python', rule: { regex: '(?i)^SELECT', kind: 'string_content' }, texts: ['q = "select * from t"', 'q = "Select 1"', 'q = "insert"'] },
     { language: 'python', rule: { pattern: '$F($X)' }, constraints: { F: { regex: '^(eval|exec)$' } }, texts: ['eval(a)', 'exec(b)', 'print(c)'] },
+    {
+      language: 'javascript',
+      rule: { kind: 'member_expression', regex: '^(req|request)\\.(query|body)\\b' },
+      texts: ['send(req.query.x)', 'send(request.body)', 'require("x").query', 'send(req.params)'],
+    },
   ]
   for (const testCase of cases) {
     it(`${testCase.language} ${JSON.stringify(testCase.rule)}`, () => {

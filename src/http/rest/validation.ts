@@ -12,11 +12,14 @@ export type Location = 'path' | 'query' | 'body'
 
 /** A UUID path parameter; malformed ones answer 400 "Invalid <resource> identifier format". */
 export function idParam(resource: string) {
-  return z.string().superRefine((value, context) => {
-    if (!isUuid(value)) {
-      context.addIssue({ code: 'custom', message: `Invalid ${resource} identifier format`, params: { badRequest: true } })
-    }
-  })
+  return z
+    .string()
+    .superRefine((value, context) => {
+      if (!isUuid(value)) {
+        context.addIssue({ code: 'custom', message: `Invalid ${resource} identifier format`, params: { badRequest: true } })
+      }
+    })
+    .meta({ format: 'uuid', description: `${resource} identifier` })
 }
 
 /** An integer query parameter within bounds. */
@@ -113,10 +116,12 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 
 /** A comma-separated list in a query string (a repeated parameter is accepted too). */
 export function commaList<Item extends z.ZodType<unknown, string>>(item: Item) {
-  return z.preprocess(
-    (value) => (Array.isArray(value) ? value.join(',') : value),
-    z.string().transform((text) => text.split(',').map((part) => part.trim()).filter(Boolean)).pipe(z.array(item)),
-  )
+  return z
+    .preprocess(
+      (value) => (Array.isArray(value) ? value.join(',') : value),
+      z.string().transform((text) => text.split(',').map((part) => part.trim()).filter(Boolean)).pipe(z.array(item)),
+    )
+    .meta({ type: 'string', description: 'comma-separated list' })
 }
 
 /** An ISO 8601 date or date-time in a query string. */
@@ -128,7 +133,7 @@ export function queryDate() {
       return z.NEVER
     }
     return date
-  })
+  }).meta({ type: 'string', format: 'date-time', description: 'ISO 8601 date or date-time' })
 }
 
 /** A query-string integer-or-boolean flag with named values, e.g. false_positive=0|1|2|true|false. */
@@ -140,7 +145,7 @@ export function queryChoice<Value extends string>(choices: Record<string, Value>
       return z.NEVER
     }
     return value
-  })
+  }).meta({ type: 'string', enum: Object.keys(choices) })
 }
 
 /** GraphQL variables name enum values in capitals. */

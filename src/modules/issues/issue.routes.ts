@@ -62,11 +62,11 @@ const FALSE_POSITIVE_CHOICES: Record<string, FalsePositiveState> = { '0': 'no', 
 const repositoryIssueQuery = z.object({
   page: queryInteger({ min: 1 }).default(1),
   per_page: queryInteger({ min: 1, max: MAX_PER_PAGE }).default(20),
-  severity: commaList(z.enum(SEVERITY_LEVELS)).optional(),
-  category: commaList(z.string().max(200)).optional(),
-  false_positive: queryChoice(FALSE_POSITIVE_CHOICES).optional(),
-  scan_id: z.uuid().optional(),
-  file_path: z.string().max(1000).optional(),
+  severity: commaList(z.enum(SEVERITY_LEVELS)).meta({ type: 'string', description: `comma-separated severity levels (${SEVERITY_LEVELS.join(', ')})` }).optional(),
+  category: commaList(z.string().max(200)).meta({ type: 'string', description: 'comma-separated categories' }).optional(),
+  false_positive: queryChoice(FALSE_POSITIVE_CHOICES).meta({ type: 'string', enum: Object.keys(FALSE_POSITIVE_CHOICES), description: '0 or false: not a false positive; 1 or true: false positive; 2: review (not yet triaged)' }).optional(),
+  scan_id: z.uuid().meta({ description: 'exact scan filter' }).optional(),
+  file_path: z.string().max(1000).meta({ description: 'partial match' }).optional(),
 })
 const issueQuery = repositoryIssueQuery.extend({
   repo_id: z.uuid().optional(),

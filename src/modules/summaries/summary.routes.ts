@@ -4,7 +4,7 @@ import { defineRoute } from '../../http/rest/route-table.ts'
 import { idParam } from '../../http/rest/validation.ts'
 
 const SUMMARY_FIELDS = /* GraphQL */ `
-  fragment SummaryFields on RepositorySummary {
+  fragment RepositorySummaryFields on RepositorySummary {
     id
     repo_id: repoId
     org_id: orgId
@@ -27,7 +27,7 @@ export const summaryRoutes = [
     path: '/api/repositories/summaries',
     summary: 'All repository summaries',
     tags: ['repositories'],
-    operation: `query ListSummaries { repositorySummaries { summaries { ...SummaryFields } total_count: totalCount } } ${SUMMARY_FIELDS}`,
+    operation: `query ListSummaries { repositorySummaries { summaries { ...RepositorySummaryFields } total_count: totalCount } } ${SUMMARY_FIELDS}`,
     status: 200,
   }),
   defineRoute({
@@ -36,7 +36,7 @@ export const summaryRoutes = [
     summary: 'One repository summary',
     tags: ['repositories'],
     params: z.object({ repo_id: idParam('repository') }),
-    operation: `query GetSummary($repoId: ID!) { repositorySummary(repoId: $repoId) { ...SummaryFields } } ${SUMMARY_FIELDS}`,
+    operation: `query GetSummary($repoId: ID!) { repositorySummary(repoId: $repoId) { ...RepositorySummaryFields } } ${SUMMARY_FIELDS}`,
     variables: ({ params }) => ({ repoId: params.repo_id }),
     status: 200,
   }),
