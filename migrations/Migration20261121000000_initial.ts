@@ -143,6 +143,8 @@ export class Migration20261121000000_initial extends Migration {
       );`)
     this.addSql(`create index issues_org_created_idx on issues (org_id, created_at desc, id);`)
     this.addSql(`create index issues_org_severity_idx on issues (org_id, severity, created_at desc);`)
+    // lets the page total of a severity filter be counted from the index alone
+    this.addSql(`create index issues_org_severity_repo_idx on issues (org_id, severity, repo_id);`)
     this.addSql(`create index issues_org_category_idx on issues (org_id, category, created_at desc);`)
     this.addSql(`create index issues_org_false_positive_idx on issues (org_id, false_positive, created_at desc);`)
     this.addSql(`create index issues_repo_created_idx on issues (repo_id, created_at desc);`)

@@ -24,6 +24,9 @@ export function ormOptions(options: DatabaseOptions): Options {
     entities: ENTITIES,
     discovery: { warnWhenNoEntities: true },
     filters: { [ORG_FILTER]: orgFilterDefinition() },
+    // Every row carries its own org_id and is filtered by it; joining each many-to-one target
+    // only to re-check the same organization doubles the cost of counts on large tables.
+    autoJoinRefsForFilters: false,
     extensions: [Migrator],
     migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false },
     pool: { min: 0, max: options.poolSize ?? 10 },

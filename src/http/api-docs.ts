@@ -48,7 +48,7 @@ export function apiDocs(schema: GraphQLSchema, routes: readonly RestRoute[]): Ro
       res.status(404).json({ detail: 'Not Found' })
       return
     }
-    res.sendFile(path.join(SWAGGER_DIR, req.params.asset), { maxAge: '1d' })
+    res.sendFile(req.params.asset, { root: SWAGGER_DIR, maxAge: '1d' })
   })
   return router
 }

@@ -1,7 +1,8 @@
 /** Textual preconditions: derived words must be required by the rule (soundness) and useful. */
 import { describe, expect, it } from 'vitest'
 import { parse } from '@ast-grep/napi'
-import { CASE_INSENSITIVE, TextProbe, ofRegex, rulePrecondition } from '../../src/engine/preconditions.ts'
+import { CASE_INSENSITIVE, TextProbe, ofRegex, rulePrecondition, ruleRegexFilters } from '../../src/engine/preconditions.ts'
+import { regexFilter } from '../../src/engine/regex-filter.ts'
 import { napiLanguage } from '../../src/engine/languages.ts'
 import type { CodeLanguage } from '../../src/engine/languages.ts'
 
@@ -37,6 +38,18 @@ describe('rulePrecondition', () => {
     const precondition = rulePrecondition({ rule: { pattern: { context: '({ rejectUnauthorized: false })', selector: 'pair' } }, language: 'javascript' })
     expect(precondition.flat().sort()).toEqual(['false', 'rejectUnauthorized'])
     expect(rulePrecondition({ rule: { pattern: { context: 'foo($A)', strictness: 'signature' } } })).toEqual([])
+  })
+})
+
+describe('regexFilter', () => {
+  it('translates Rust regexes into whole-file JavaScript filters without assertions', () => {
+    expect(regexFilter('^(req|request)\\.(query|body)\\b')?.source).toBe('(?:req|request)\\.(?:query|body)')
+    expect(regexFilter('(?i)^select\\s+from')?.flags).toBe('iu')
+    // Nested repetition is cut out; the most literal contiguous part is kept.
+    expect(regexFilter('^x(\\s*,\\s*\\w+)*\\s+from')?.source).toBe('\\s+from')
+    expect(regexFilter('\\pL+')).toBeNull()
+    expect(regexFilter('(?x) a b')).toBeNull()
+    expect(regexFilter('^(a)?$')).toBeNull() // would accept every file
   })
 })
 
@@ -77,18 +90,26 @@ describe('soundness against ast-grep', () => {
     { language: 'python', rule: { pattern: '$F($X)' }, constraints: { F: { regex: '^(eval|exec)$' } }, texts: ['eval(a)', 'exec(b)', 'print(c)'] },
     {
       language: 'javascript',
+      rule: { kind: 'string', regex: '(?i)^["\']\\s*(select\\s+[\\w.]+(\\s*,\\s*\\w+)*\\s+from|or\\s)' },
+      texts: ['q = "SELECT a, b FROM t"', "x = ' or 1=1'", 'y = "selection"', 'z = "\\tselect x from y"'],
+    },
+    {
+      language: 'javascript',
       rule: { kind: 'member_expression', regex: '^(req|request)\\.(query|body)\\b' },
       texts: ['send(req.query.x)', 'send(request.body)', 'require("x").query', 'send(req.params)'],
     },
   ]
   for (const testCase of cases) {
     it(`${testCase.language} ${JSON.stringify(testCase.rule)}`, () => {
-      const precondition = rulePrecondition({ rule: testCase.rule, ...(testCase.constraints ? { constraints: testCase.constraints } : {}), language: testCase.language })
+      const parts = { rule: testCase.rule, ...(testCase.constraints ? { constraints: testCase.constraints } : {}), language: testCase.language }
+      const precondition = rulePrecondition(parts)
+      const filters = ruleRegexFilters(parts)
       for (const text of testCase.texts) {
         const matches = parse(napiLanguage(testCase.language), text)
           .root()
           .findAll({ rule: testCase.rule, ...(testCase.constraints ? { constraints: testCase.constraints } : {}) } as never)
-        if (matches.length > 0) expect([text, new TextProbe(text).satisfies(precondition)]).toEqual([text, true])
+        const probe = new TextProbe(text)
+        if (matches.length > 0) expect([text, probe.satisfies(precondition), probe.passes(filters)]).toEqual([text, true, true])
       }
     })
   }

@@ -36,8 +36,7 @@ describe('GET /openapi.json', () => {
       BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
     })
     const result = await validate(structuredClone(document))
-    expect(result.errors ?? [], JSON.stringify(result.errors)).toEqual([])
-    expect(result.valid).toBe(true)
+    expect(result.valid, JSON.stringify(result)).toBe(true)
   })
 
   it('describes every route of the table and of the spec, with statuses, parameters and bodies', async () => {
