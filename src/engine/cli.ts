@@ -1,0 +1,163 @@
+/**
+ * Command-line scanner: `npm run scan -- <dir> [options]`. Prints (or writes) a JSON report
+ * or SARIF 2.1.0. Exit codes: 0 done, 1 findings at or above --fail-on, 2 usage or input error.
+ */
+import { readFile, writeFile } from 'node:fs/promises'
+import { parseArgs } from 'node:util'
+import { pathToFileURL } from 'node:url'
+import { ANALYZERS, SEVERITIES } from './types.ts'
+import type { AnalyzerName, RuleDocument, Severity } from './types.ts'
+import { RuleValidationError, formatRuleProblem, loadBuiltinRulesLeniently, parseRulesText } from './rules-loader.ts'
+import { scanDirectory } from './scan.ts'
+import type { LogEvent, ScanReport } from './scan.ts'
+import { toSarif } from './sarif.ts'
+import { ENGINE_VERSION } from './version.ts'
+
+const USAGE = `Usage: parapet-scan <dir> [options]
+
+Options:
+  --format json|sarif        output format (default json)
+  --output <file>            write the report to a file instead of stdout
+  --rules <file>             extra rules (YAML, same format as the built-in rules)
+  --no-builtin-rules         run only the rules given with --rules
+  --analyzers <list>         comma-separated analyzers to run (default sast,secrets)
+  --fail-on <severity>       exit with 1 when a finding is at least this severe
+                             (critical, high, medium, low, info)
+  --max-file-bytes <n>       skip files larger than this (default 1048576)
+  --verbose                  log scan stages and skipped files to stderr
+  --help                     show this help
+`
+
+export class UsageError extends Error {}
+
+export interface CliOptions {
+  dir: string
+  format: 'json' | 'sarif'
+  output?: string
+  rulesFile?: string
+  builtinRules: boolean
+  analyzers?: AnalyzerName[]
+  failOn?: Severity
+  maxFileBytes?: number
+  verbose: boolean
+}
+
+export function parseCliArgs(argv: string[]): CliOptions | 'help' {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      format: { type: 'string', default: 'json' },
+      output: { type: 'string', short: 'o' },
+      rules: { type: 'string' },
+      'no-builtin-rules': { type: 'boolean', default: false },
+      analyzers: { type: 'string' },
+      'fail-on': { type: 'string' },
+      'max-file-bytes': { type: 'string' },
+      verbose: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  })
+  if (values.help) return 'help'
+  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing <dir>' : `expected one <dir>, got ${positionals.length}`)
+  const format = values.format
+  if (format !== 'json' && format !== 'sarif') throw new UsageError(`--format must be json or sarif, got "${format}"`)
+  const options: CliOptions = {
+    dir: positionals[0] as string,
+    format,
+    builtinRules: !values['no-builtin-rules'],
+    verbose: values.verbose,
+  }
+  if (values.output) options.output = values.output
+  if (values.rules) options.rulesFile = values.rules
+  if (values.analyzers) {
+    const names = values.analyzers.split(',').map((name) => name.trim()).filter(Boolean)
+    const unknown = names.filter((name) => !(ANALYZERS as readonly string[]).includes(name))
+    if (unknown.length > 0) throw new UsageError(`unknown analyzer ${unknown.join(', ')} (known: ${ANALYZERS.join(', ')})`)
+    options.analyzers = names as AnalyzerName[]
+  }
+  const failOn = values['fail-on']
+  if (failOn !== undefined) {
+    if (!(SEVERITIES as readonly string[]).includes(failOn)) throw new UsageError(`--fail-on must be one of ${SEVERITIES.join(', ')}`)
+    options.failOn = failOn as Severity
+  }
+  const maxBytes = values['max-file-bytes']
+  if (maxBytes !== undefined) {
+    const parsed = Number(maxBytes)
+    if (!Number.isInteger(parsed) || parsed <= 0) throw new UsageError('--max-file-bytes must be a positive integer')
+    options.maxFileBytes = parsed
+  }
+  return options
+}
+
+/** Whether any finding is at least as severe as `threshold`. */
+export function hasFindingAtOrAbove(report: ScanReport, threshold: Severity): boolean {
+  const rank = (severity: Severity) => SEVERITIES.indexOf(severity)
+  return report.findings.some((finding) => rank(finding.severity) <= rank(threshold))
+}
+
+async function loadRulesFile(path: string): Promise<RuleDocument[]> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    throw new UsageError(`cannot read rules file ${path}: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  return parseRulesText(text, path)
+}
+
+export function renderReport(report: ScanReport, format: 'json' | 'sarif', rules: RuleDocument[]): string {
+  if (format === 'sarif') return `${JSON.stringify(toSarif(report, { rules }), null, 2)}\n`
+  return `${JSON.stringify({ tool: 'parapet', version: ENGINE_VERSION, ...report }, null, 2)}\n`
+}
+
+/** Runs the CLI; returns the exit code. */
+export async function runCli(argv: string[], io: { stdout(text: string): void; stderr(text: string): void }): Promise<number> {
+  let options: CliOptions | 'help'
+  try {
+    options = parseCliArgs(argv)
+  } catch (error) {
+    io.stderr(`parapet-scan: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`)
+    return 2
+  }
+  if (options === 'help') {
+    io.stdout(USAGE)
+    return 0
+  }
+  try {
+    const extraRules = options.rulesFile ? await loadRulesFile(options.rulesFile) : []
+    const builtin = options.builtinRules ? loadBuiltinRulesLeniently().rules : []
+    const verbose = options.verbose
+    const report = await scanDirectory(options.dir, {
+      extraRules,
+      builtinRules: options.builtinRules,
+      ...(options.analyzers ? { analyzers: options.analyzers } : {}),
+      ...(options.maxFileBytes ? { maxFileBytes: options.maxFileBytes } : {}),
+      onLog: (event: LogEvent) => {
+        if (verbose || event.level === 'warning' || event.level === 'error') io.stderr(`[${event.level}] ${event.message}\n`)
+      },
+    })
+    const output = renderReport(report, options.format, [...builtin, ...extraRules])
+    if (options.output) await writeFile(options.output, output)
+    else io.stdout(output)
+    const summary = `parapet-scan: ${report.findings.length} findings in ${report.stats.filesScanned} files (${report.stats.linesScanned} lines, ${report.durationMs} ms)\n`
+    if (options.output || verbose) io.stderr(summary)
+    return options.failOn && hasFindingAtOrAbove(report, options.failOn) ? 1 : 0
+  } catch (error) {
+    if (error instanceof RuleValidationError) {
+      io.stderr(`parapet-scan: invalid rules:\n${error.problems.map((problem) => `  ${formatRuleProblem(problem)}`).join('\n')}\n`)
+    } else {
+      io.stderr(`parapet-scan: ${error instanceof Error ? error.message : String(error)}\n`)
+    }
+    return 2
+  }
+}
+
+const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href
+if (isMain) {
+  const code = await runCli(process.argv.slice(2), {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+  })
+  process.exitCode = code
+}

@@ -1,0 +1,21 @@
+/**
+ * Parapet's analysis engine: the public API the server and the CLI use.
+ *
+ * - scanDirectory / scanSources: run the analyzers (`sast`, `secrets`) over files.
+ * - parseRulesText / loadBuiltinRules: read and validate rule documents.
+ * - toSarif: SARIF 2.1.0 rendering of a scan report.
+ */
+export { ANALYZERS, CATEGORIES, SEVERITIES } from './types.ts'
+export type { AnalyzerName, Category, Finding, RuleDocument, ScanStats, Severity } from './types.ts'
+export { scanDirectory, scanSources } from './scan.ts'
+export type { LogEvent, LogLevel, ScanOptions, ScanProgress, ScanReport, SourceInput } from './scan.ts'
+export { RuleValidationError, builtinRulesDir, formatRuleProblem, loadBuiltinRules, parseRulesText, ruleOrigin } from './rules-loader.ts'
+export type { RuleOrigin, RuleProblem } from './rules-loader.ts'
+export { AVAILABLE_ANALYZERS } from './analyzer.ts'
+export type { Analyzer } from './analyzer.ts'
+export { CODE_LANGUAGES, DATA_LANGUAGES } from './languages.ts'
+export type { CodeLanguage, DataLanguage, FileLanguage } from './languages.ts'
+export { DEFAULT_IGNORED_DIRS, DEFAULT_MAX_FILE_BYTES, SKIP_REASONS } from './file-selection.ts'
+export type { SkipReason } from './file-selection.ts'
+export { toSarif } from './sarif.ts'
+export type { SarifLog } from './sarif.ts'

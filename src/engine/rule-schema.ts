@@ -1,0 +1,99 @@
+/**
+ * The shape of one rule document (built-in rule files and user rulesets), as a zod schema,
+ * plus the metadata vocabularies it checks against (severities, OWASP Top 10 2021 names).
+ */
+import { z } from 'zod'
+import { CATEGORIES, SEVERITIES } from './types.ts'
+import type { Severity } from './types.ts'
+import { CODE_LANGUAGES } from './languages.ts'
+
+/** ast-grep's own severity words, accepted for compatibility with existing rule files. */
+export const AST_GREP_SEVERITIES: Record<string, Severity> = {
+  error: 'high',
+  warning: 'medium',
+  hint: 'info',
+}
+
+export const OWASP_TOP_10_2021: Record<string, string> = {
+  A01: 'Broken Access Control',
+  A02: 'Cryptographic Failures',
+  A03: 'Injection',
+  A04: 'Insecure Design',
+  A05: 'Security Misconfiguration',
+  A06: 'Vulnerable and Outdated Components',
+  A07: 'Identification and Authentication Failures',
+  A08: 'Software and Data Integrity Failures',
+  A09: 'Security Logging and Monitoring Failures',
+  A10: 'Server-Side Request Forgery (SSRF)',
+}
+
+const OWASP_FORMAT = /^(A(?:0[1-9]|10)):2021 - (.+)$/
+
+/** Checks an OWASP reference; returns a problem description or null when it is valid. */
+export function owaspProblem(value: string): string | null {
+  const match = OWASP_FORMAT.exec(value)
+  if (!match) return `owasp must look like "A03:2021 - Injection", got "${value}"`
+  const [, code, name] = match as unknown as [string, string, string]
+  const official = OWASP_TOP_10_2021[code] ?? ''
+  const loose = (text: string) => text.toLowerCase().replace(/\s*\(ssrf\)\s*$/, '').trim()
+  if (loose(name) !== loose(official)) return `owasp ${code}:2021 is "${official}", not "${name}"`
+  return null
+}
+
+const RULE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9][A-Za-z0-9_-]*)*$/
+const CWE = /^CWE-[1-9]\d*$/
+
+const severityWords = [...SEVERITIES, ...Object.keys(AST_GREP_SEVERITIES)] as string[]
+
+const nonEmptyText = (field: string) =>
+  z.string({ error: `${field} must be a string` }).trim().min(1, { error: `${field} must not be empty` })
+
+const astGrepObject = (field: string) =>
+  z.record(z.string(), z.unknown(), { error: `${field} must be a mapping` })
+
+export const ruleDocumentSchema = z.strictObject(
+  {
+    id: z
+      .string({ error: 'id must be a string' })
+      .regex(RULE_ID, { error: 'id must be dot-separated words of letters, digits, "-" or "_"' }),
+    language: z.enum(CODE_LANGUAGES, { error: (issue) => `unknown language ${JSON.stringify(issue.input)} (known: ${CODE_LANGUAGES.join(', ')})` }),
+    rule: astGrepObject('rule'),
+    constraints: astGrepObject('constraints').optional(),
+    utils: astGrepObject('utils').optional(),
+    severity: z.string({ error: 'severity must be a string' }).refine((value) => severityWords.includes(value.toLowerCase()), {
+      error: (issue) => `unknown severity ${JSON.stringify(issue.input)} (known: ${SEVERITIES.join(', ')})`,
+    }),
+    message: nonEmptyText('message'),
+    note: z.string({ error: 'note must be a string' }).optional(),
+    fix: z.string({ error: 'fix must be a string' }).optional(),
+    title: nonEmptyText('title'),
+    category: z.enum(CATEGORIES, { error: (issue) => `unknown category ${JSON.stringify(issue.input)}` }),
+    cwe: z
+      .array(z.string().regex(CWE, { error: (issue) => `cwe entries look like "CWE-89", got ${JSON.stringify(issue.input)}` }), {
+        error: 'cwe must be a list like [CWE-89]',
+      })
+      .min(1, { error: 'cwe must list at least one CWE' }),
+    owasp: z.string({ error: 'owasp must be a string' }).superRefine((value, ctx) => {
+      const problem = owaspProblem(value)
+      if (problem) ctx.addIssue({ code: 'custom', message: problem })
+    }),
+    cvss: z
+      .number({ error: 'cvss must be a number' })
+      .min(0, { error: 'cvss must be between 0 and 10' })
+      .max(10, { error: 'cvss must be between 0 and 10' }),
+    confidence: z
+      .number({ error: 'confidence must be a number' })
+      .min(0, { error: 'confidence must be between 0 and 1' })
+      .max(1, { error: 'confidence must be between 0 and 1' }),
+    remediation: nonEmptyText('remediation'),
+    tags: z.array(z.string({ error: 'tags must be strings' }), { error: 'tags must be a list of strings' }).optional(),
+  },
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? undefined : 'a rule document must be a mapping') },
+)
+
+export type ParsedRuleDocument = z.infer<typeof ruleDocumentSchema>
+
+export function normalizeSeverity(value: string): Severity {
+  const lower = value.toLowerCase()
+  return (SEVERITIES as readonly string[]).includes(lower) ? (lower as Severity) : (AST_GREP_SEVERITIES[lower] ?? 'info')
+}

@@ -1,0 +1,359 @@
+/**
+ * Loads rule documents from YAML text (built-in rule files and user rulesets), validates each
+ * one (metadata with zod, the ast-grep rule by compiling it for every language it targets) and
+ * reports problems by rule id and line, so a rule author can find the faulty field at once.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, relative, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { LineCounter, parseAllDocuments } from 'yaml'
+import type { Document } from 'yaml'
+import { parse } from '@ast-grep/napi'
+import type { NapiConfig } from '@ast-grep/napi'
+import type { RuleDocument } from './types.ts'
+import { fileLanguagesForRule, isCodeLanguage, isLanguageAvailable, napiLanguage } from './languages.ts'
+import type { CodeLanguage } from './languages.ts'
+import { normalizeSeverity, ruleDocumentSchema } from './rule-schema.ts'
+
+export interface RuleProblem {
+  ruleId: string | null
+  /** 1-based line in the YAML text */
+  line: number
+  message: string
+  /** File (or ruleset name) the text came from, when known. */
+  source?: string
+}
+
+export function formatRuleProblem(problem: RuleProblem): string {
+  const where = problem.ruleId === null ? `document (line ${problem.line})` : `rule "${problem.ruleId}" (line ${problem.line})`
+  return `${problem.source ? `${problem.source}: ` : ''}${where}: ${problem.message}`
+}
+
+export class RuleValidationError extends Error {
+  readonly problems: RuleProblem[]
+
+  constructor(problems: RuleProblem[]) {
+    const lines = problems.map(formatRuleProblem)
+    super(lines.length === 1 ? (lines[0] ?? '') : `${lines.length} rule problems:\n${lines.join('\n')}`)
+    this.name = 'RuleValidationError'
+    this.problems = problems
+  }
+}
+
+export interface RuleOrigin {
+  source: string | null
+  /** 1-based line where the rule's document starts */
+  line: number
+}
+
+const origins = new WeakMap<RuleDocument, RuleOrigin>()
+
+/** Where a loaded rule was defined (file and line), for diagnostics. */
+export function ruleOrigin(rule: RuleDocument): RuleOrigin | undefined {
+  return origins.get(rule)
+}
+
+export interface ParseRulesOptions {
+  /** Built-in rules must be named `<language>.<category>.<name>`. */
+  requireQualifiedIds?: boolean
+}
+
+/**
+ * Parses and validates every YAML document of `text`. Returns the rules, or throws a
+ * RuleValidationError listing every problem found (not just the first).
+ */
+export function parseRulesText(text: string, source?: string, options: ParseRulesOptions = {}): RuleDocument[] {
+  const { rules, problems } = parseRulesTextLeniently(text, source, options)
+  if (problems.length > 0) throw new RuleValidationError(problems)
+  return rules
+}
+
+/** Like parseRulesText, but returns the valid rules along with the problems of the others. */
+export function parseRulesTextLeniently(
+  text: string,
+  source?: string,
+  options: ParseRulesOptions = {},
+): { rules: RuleDocument[]; problems: RuleProblem[] } {
+  const lineCounter = new LineCounter()
+  const documents = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true })
+  const lineOf = (offset: number) => lineCounter.linePos(offset).line
+  const problems: RuleProblem[] = []
+  const rules: RuleDocument[] = []
+  const firstLineById = new Map<string, number>()
+  const report = (ruleId: string | null, line: number, message: string) =>
+    problems.push(source === undefined ? { ruleId, line, message } : { ruleId, line, message, source })
+
+  const docList = Array.isArray(documents) ? documents : [documents]
+  for (const doc of docList) {
+    const start = documentStartLine(doc, lineOf)
+    const syntaxErrors = doc.errors
+    const data: unknown = syntaxErrors.length === 0 ? doc.toJS() : undefined
+    const ruleId = idOf(doc)
+    if (syntaxErrors.length > 0) {
+      // Later errors are mostly consequences of the first one.
+      const first = syntaxErrors[0] as (typeof syntaxErrors)[number]
+      const more = syntaxErrors.length > 1 ? ` (and ${syntaxErrors.length - 1} more YAML errors after it)` : ''
+      report(ruleId, lineOf(first.pos[0]), `YAML syntax error: ${firstLine(first.message)}${more}`)
+      continue
+    }
+    if (data === null || data === undefined) continue // empty document (e.g. trailing `---`)
+
+    const parsed = ruleDocumentSchema.safeParse(data)
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const path = issue.path.filter((key): key is string | number => typeof key !== 'symbol')
+        if (issue.code === 'unrecognized_keys') {
+          for (const key of issue.keys) report(ruleId, keyLine(doc, [...path, key], lineOf) ?? start, `unknown field "${key}"`)
+        } else if (path.length > 0 && valueAt(data, path) === undefined) {
+          report(ruleId, pathLine(doc, path.slice(0, -1), lineOf) ?? start, `missing required field "${path.join('.')}"`)
+        } else {
+          report(ruleId, pathLine(doc, path, lineOf) ?? start, issue.message)
+        }
+      }
+      // Still compile the ast-grep part so an author sees all problems of the rule at once.
+      const partial = data as Partial<RuleDocument>
+      if (typeof partial.language === 'string' && isCodeLanguage(partial.language) && isPlainObject(partial.rule)) {
+        const compileError = astGrepCompileError(partial as RuleDocument)
+        if (compileError) report(ruleId, keyLine(doc, [compileError.field], lineOf) ?? start, compileError.message)
+      }
+      continue
+    }
+
+    const value = parsed.data
+    const rule: RuleDocument = {
+      id: value.id,
+      language: value.language,
+      rule: value.rule,
+      ...(value.constraints ? { constraints: value.constraints } : {}),
+      ...(value.utils ? { utils: value.utils } : {}),
+      severity: normalizeSeverity(value.severity),
+      message: value.message,
+      ...(value.note !== undefined ? { note: value.note } : {}),
+      ...(value.fix !== undefined ? { fix: value.fix } : {}),
+      title: value.title,
+      category: value.category,
+      cwe: value.cwe,
+      owasp: value.owasp,
+      cvss: value.cvss,
+      confidence: value.confidence,
+      remediation: value.remediation,
+      tags: value.tags ?? [],
+    }
+
+    if (options.requireQualifiedIds) {
+      const prefix = `${rule.language}.${rule.category}.`
+      if (!rule.id.startsWith(prefix) || rule.id.length === prefix.length) {
+        report(rule.id, pathLine(doc, ['id'], lineOf) ?? start, `built-in rule ids must be "${prefix}<name>"`)
+      }
+    }
+
+    const compileError = astGrepCompileError(rule)
+    if (compileError) {
+      report(rule.id, keyLine(doc, [compileError.field], lineOf) ?? start, compileError.message)
+      continue
+    }
+
+    const previous = firstLineById.get(rule.id)
+    if (previous !== undefined) {
+      report(rule.id, pathLine(doc, ['id'], lineOf) ?? start, `duplicate rule id (first defined at line ${previous})`)
+      continue
+    }
+    firstLineById.set(rule.id, start)
+    origins.set(rule, { source: source ?? null, line: start })
+    rules.push(rule)
+  }
+
+  return { rules, problems }
+}
+
+type Path = Array<string | number>
+
+function valueAt(data: unknown, path: Path): unknown {
+  let current = data
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null) return undefined
+    current = (current as Record<string | number, unknown>)[key]
+  }
+  return current
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function documentStartLine(doc: Document.Parsed, lineOf: (offset: number) => number): number {
+  const contents = doc.contents
+  const offset = contents?.range?.[0] ?? doc.range[0]
+  return lineOf(offset)
+}
+
+function idOf(doc: Document.Parsed): string | null {
+  try {
+    const id: unknown = doc.get('id')
+    return typeof id === 'string' ? id : null
+  } catch {
+    return null
+  }
+}
+
+/** Line of the value at `path`, or of its closest existing ancestor. */
+function pathLine(doc: Document.Parsed, path: Path, lineOf: (offset: number) => number): number | null {
+  for (let length = path.length; length > 0; length--) {
+    const node: unknown = doc.getIn(path.slice(0, length), true)
+    const range = (node as { range?: [number, number, number] } | undefined)?.range
+    if (range) return lineOf(range[0])
+    // A scalar value is returned unwrapped when the node is null-valued; fall back to its key.
+    const key = keyLine(doc, path.slice(0, length), lineOf)
+    if (key !== null) return key
+  }
+  return null
+}
+
+/** Line of the key (not the value) of the last path element, e.g. for unknown fields. */
+function keyLine(doc: Document.Parsed, path: Path, lineOf: (offset: number) => number): number | null {
+  const parent: unknown = path.length === 1 ? doc.contents : doc.getIn(path.slice(0, -1), true)
+  const items = (parent as { items?: Array<{ key?: { value?: unknown; range?: [number, number, number] } }> } | null)?.items
+  const wanted = path[path.length - 1]
+  const pair = items?.find((item) => item.key?.value === wanted)
+  return pair?.key?.range ? lineOf(pair.key.range[0]) : null
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0]?.trim() ?? message
+}
+
+interface CompileError {
+  field: 'rule' | 'constraints' | 'utils'
+  message: string
+}
+
+/** The ast-grep config a rule is matched with (language is given by the parsed tree). */
+export function napiConfigOf(rule: RuleDocument): NapiConfig {
+  const config: NapiConfig = { rule: rule.rule as NapiConfig['rule'] }
+  if (rule.constraints) config.constraints = rule.constraints as NapiConfig['constraints']
+  if (rule.utils) config.utils = rule.utils as NapiConfig['utils']
+  return config
+}
+
+const emptyRoots = new Map<string, ReturnType<typeof parse>>()
+
+/**
+ * Compiles the rule for every file language it will run on by matching it against an empty
+ * tree, which makes ast-grep validate the rule (kinds, regexes, utils references...).
+ */
+function astGrepCompileError(rule: RuleDocument): CompileError | null {
+  if (!isCodeLanguage(rule.language)) return null
+  for (const target of fileLanguagesForRule(rule.language)) {
+    if (!isLanguageAvailable(target)) continue
+    try {
+      emptyRootFor(target).root().findAll(napiConfigOf(rule))
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error)
+      const named = /`(rule|constraints|utils)`/.exec(message)?.[1]
+      const field: CompileError['field'] = named === 'constraints' || named === 'utils' ? named : 'rule'
+      const suffix = target === rule.language ? '' : ` (when applied to ${target} files)`
+      return { field, message: `invalid ast-grep rule${suffix}: ${flattenAstGrepError(message)}` }
+    }
+  }
+  return null
+}
+
+/** ast-grep reports nested causes on separate `|->` lines; keep them on one line. */
+function flattenAstGrepError(message: string): string {
+  return message
+    .split('\n')
+    .map((line) => line.replace(/^\s*\|->/, '').trim())
+    .filter((line) => line !== '' && line !== '^')
+    .join(': ')
+    .replace(/\.:/g, ':')
+}
+
+function emptyRootFor(language: CodeLanguage): ReturnType<typeof parse> {
+  let root = emptyRoots.get(language)
+  if (!root) {
+    root = parse(napiLanguage(language), '')
+    emptyRoots.set(language, root)
+  }
+  return root
+}
+
+/** Folder holding the built-in rule files (`<language>/<category>.yml`). */
+export function builtinRulesDir(): string {
+  return fileURLToPath(new URL('./rules/', import.meta.url))
+}
+
+function listRuleFiles(dir: string): string[] {
+  let entries
+  try {
+    entries = readdirSync(dir, { withFileTypes: true })
+  } catch {
+    return []
+  }
+  const files: string[] = []
+  for (const entry of entries) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) files.push(...listRuleFiles(path))
+    else if (entry.isFile() && /\.ya?ml$/.test(entry.name)) files.push(path)
+  }
+  return files.sort()
+}
+
+export interface BuiltinRulesLoad {
+  rules: RuleDocument[]
+  /** Problems of the documents left out (empty when every rule file is valid). */
+  problems: RuleProblem[]
+}
+
+let builtinCache: { signature: string; load: BuiltinRulesLoad } | null = null
+
+/**
+ * Loads every built-in rule file, keeping the valid rules and collecting the problems of the
+ * others. Cached; the cache is keyed by the files' names, sizes and modification times, so
+ * rule files added or edited later are picked up.
+ */
+export function loadBuiltinRulesLeniently(dir: string = builtinRulesDir()): BuiltinRulesLoad {
+  const files = listRuleFiles(dir)
+  const signature = files
+    .map((file) => {
+      const stats = statSync(file, { throwIfNoEntry: false })
+      return `${file}:${stats?.size ?? -1}:${stats?.mtimeMs ?? -1}`
+    })
+    .join('|')
+  if (builtinCache && builtinCache.signature === signature) return builtinCache.load
+
+  // Name built-in files from the project root (src/engine/rules/...) so messages are clickable.
+  const sourceBase = dir === builtinRulesDir() ? join(dir, '..', '..', '..') : dir
+  const problems: RuleProblem[] = []
+  const rules: RuleDocument[] = []
+  const seen = new Map<string, string>()
+  for (const file of files) {
+    const source = relative(sourceBase, file).split(sep).join('/')
+    let text: string
+    try {
+      text = readFileSync(file, 'utf8')
+    } catch {
+      continue // removed between listing and reading
+    }
+    const { rules: valid, problems: invalid } = parseRulesTextLeniently(text, source, { requireQualifiedIds: true })
+    problems.push(...invalid)
+    for (const rule of valid) {
+      const first = seen.get(rule.id)
+      if (first !== undefined) {
+        problems.push({ ruleId: rule.id, line: ruleOrigin(rule)?.line ?? 1, message: `duplicate rule id (also defined in ${first})`, source })
+        continue
+      }
+      seen.set(rule.id, source)
+      rules.push(rule)
+    }
+  }
+  const load = { rules, problems }
+  builtinCache = { signature, load }
+  return load
+}
+
+/** Loads every built-in rule; throws a RuleValidationError if any rule file has a problem. */
+export function loadBuiltinRules(dir: string = builtinRulesDir()): RuleDocument[] {
+  const { rules, problems } = loadBuiltinRulesLeniently(dir)
+  if (problems.length > 0) throw new RuleValidationError(problems)
+  return rules
+}

@@ -1,0 +1,368 @@
+/**
+ * The scan pipeline: selects files (directory walk or in-memory sources), analyzes each one
+ * (in this thread, or in worker threads for large scans), counts what it skipped and why,
+ * and returns the findings sorted by location. Abortable between files; reports progress
+ * and logs every stage and every skipped file.
+ */
+import { open, stat } from 'node:fs/promises'
+import { availableParallelism } from 'node:os'
+import { resolve } from 'node:path'
+import { ANALYZERS } from './types.ts'
+import type { AnalyzerName, Finding, RuleDocument, ScanStats } from './types.ts'
+import { DEFAULT_IGNORED_DIRS, DEFAULT_MAX_FILE_BYTES, classifyContent, classifyPath, isInIgnoredDir } from './file-selection.ts'
+import type { SkipReason } from './file-selection.ts'
+import { FileAnalysis, createAnalyzers } from './file-analysis.ts'
+import type { FileAnalysisResult, LogEvent, LogLevel } from './file-analysis.ts'
+import type { FileLanguage } from './languages.ts'
+import { formatRuleProblem, loadBuiltinRulesLeniently } from './rules-loader.ts'
+import { emptySastMetrics } from './sast.ts'
+import type { SastMetrics } from './sast.ts'
+import { loadSecretsDetector } from './secrets-bridge.ts'
+import { walkDirectory } from './walk.ts'
+import { AnalysisPool } from './worker-pool.ts'
+
+export type { LogEvent, LogLevel } from './file-analysis.ts'
+
+export interface ScanProgress {
+  /** files handled so far, scanned or skipped */
+  filesScanned: number
+  filesTotal: number
+}
+
+export interface ScanOptions {
+  /** Which analyzers run; default sast and secrets. */
+  analyzers?: AnalyzerName[]
+  /** Rules added to (or, by id, replacing) the built-in rules, e.g. a ruleset's rules. */
+  extraRules?: RuleDocument[]
+  /** Set false to run only extraRules. Default true. */
+  builtinRules?: boolean
+  /** Files larger than this are skipped as too-large. Default 1 MiB. */
+  maxFileBytes?: number
+  /** Folder names never entered; defaults to DEFAULT_IGNORED_DIRS. */
+  ignoredDirs?: readonly string[]
+  /**
+   * Worker threads analyzing files. 0 analyzes in the calling thread. Default: scanDirectory
+   * uses up to 4 (one per core) when there are at least 100 files; scanSources uses none.
+   */
+  threads?: number
+  signal?: AbortSignal
+  onProgress?(progress: ScanProgress): void
+  onLog?(event: LogEvent): void
+  /** Filled with matching counters when given (benchmarks). */
+  sastMetrics?: SastMetrics
+}
+
+export interface ScanReport {
+  findings: Finding[]
+  stats: ScanStats
+  /** Rules (and secret detectors) the scan applied. */
+  rulesRun: number
+  durationMs: number
+}
+
+export interface SourceInput {
+  path: string
+  content: Buffer
+}
+
+const DEFAULT_ANALYZERS: AnalyzerName[] = ['sast', 'secrets']
+const MIN_FILES_FOR_THREADS = 100
+const MAX_AUTO_THREADS = 4
+
+/** What is known about a file before its bytes are read. */
+interface PendingFile {
+  path: string
+  /** The bytes, or the file's size when it exceeds the limit (then it is not read). */
+  read(): Promise<Buffer | number>
+}
+
+interface Executor {
+  analyze(path: string, language: FileLanguage, text: string): Promise<FileAnalysisResult>
+  /** How many files may be in flight at once. */
+  readonly parallelism: number
+  close(): Promise<void>
+}
+
+/** Rules, analyzers and detector of a scan, prepared once. */
+interface Preparation {
+  names: AnalyzerName[]
+  rules: RuleDocument[]
+  analysis: FileAnalysis
+  rulesRun: number
+  metrics: SastMetrics
+}
+
+class ScanSession {
+  readonly stats: ScanStats = { filesTotal: 0, filesScanned: 0, linesScanned: 0, skipped: {}, suppressed: 0, languages: {} }
+  private readonly findings: Finding[] = []
+  private handled = 0
+  private readonly started = performance.now()
+  private executor: Executor | null = null
+
+  constructor(
+    private readonly preparation: Preparation,
+    private readonly options: ScanOptions,
+  ) {}
+
+  log(level: LogLevel, message: string, data?: Record<string, unknown>): void {
+    this.options.onLog?.(data ? { level, message, data } : { level, message })
+  }
+
+  /** Chooses in-thread or worker analysis once the number of files is known (or not). */
+  async startExecutor(expectedFiles: number | null): Promise<void> {
+    const requested = this.options.threads
+    const auto = expectedFiles !== null && expectedFiles >= MIN_FILES_FOR_THREADS ? Math.min(availableParallelism(), MAX_AUTO_THREADS) : 0
+    const threads = requested ?? auto
+    if (threads > 0) {
+      try {
+        const pool = await AnalysisPool.start(threads, { analyzers: this.preparation.names, rules: this.preparation.rules })
+        const metrics = this.preparation.metrics
+        this.executor = {
+          parallelism: threads * 3,
+          analyze: async (path, language, text) => {
+            const { result, metrics: delta } = await pool.analyze(path, language, text)
+            for (const key of Object.keys(delta) as Array<keyof SastMetrics>) metrics[key] += delta[key]
+            return result
+          },
+          close: () => pool.close(),
+        }
+        this.log('info', `analyzing with ${threads} worker threads`, { threads })
+        return
+      } catch (error) {
+        this.log('warning', `worker threads unavailable, analyzing in the scanning thread: ${error instanceof Error ? error.message : String(error)}`)
+      }
+    }
+    const analysis = this.preparation.analysis
+    this.executor = { parallelism: 1, analyze: async (path, language, text) => analysis.analyze(path, language, text), close: async () => undefined }
+  }
+
+  get parallelism(): number {
+    return this.executor?.parallelism ?? 1
+  }
+
+  async close(): Promise<void> {
+    await this.executor?.close()
+  }
+
+  skip(path: string, reason: SkipReason, detail?: string, countsAsFile = true): void {
+    this.stats.skipped[reason] = (this.stats.skipped[reason] ?? 0) + 1
+    const level: LogLevel = reason === 'unreadable' ? 'warning' : reason === 'vendored' || reason === 'unsupported' || reason === 'symlink' ? 'debug' : 'info'
+    this.log(level, `skipped ${path}: ${reason}${detail ? ` (${detail})` : ''}`, { path, reason, ...(detail ? { detail } : {}) })
+    if (countsAsFile) this.advance()
+  }
+
+  private advance(): void {
+    this.handled++
+    this.options.onProgress?.({ filesScanned: this.handled, filesTotal: this.stats.filesTotal })
+  }
+
+  async process(file: PendingFile): Promise<void> {
+    this.options.signal?.throwIfAborted()
+    const pathDecision = classifyPath(file.path)
+    if ('skip' in pathDecision) return this.skip(file.path, pathDecision.skip)
+    let content: Buffer | number
+    try {
+      content = await file.read()
+    } catch (error) {
+      return this.skip(file.path, 'unreadable', error instanceof Error ? error.message : String(error))
+    }
+    const maxBytes = this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
+    const size = typeof content === 'number' ? content : content.length
+    if (typeof content === 'number' || size > maxBytes) return this.skip(file.path, 'too-large', `${size} bytes`)
+    const decision = classifyContent(content, pathDecision)
+    if ('skip' in decision) return this.skip(file.path, decision.skip)
+    if (!this.preparation.analysis.accepts(decision.language)) return this.skip(file.path, 'unsupported', `no analyzer reads ${decision.language}`)
+    const executor = this.executor
+    if (!executor) throw new Error('scan executor not started')
+    const result = await executor.analyze(file.path, decision.language, decision.text)
+    this.options.signal?.throwIfAborted()
+    this.record(file.path, decision.language, result)
+    this.advance()
+  }
+
+  private record(path: string, language: FileLanguage, result: FileAnalysisResult): void {
+    this.stats.filesScanned++
+    this.stats.linesScanned += result.lines
+    this.stats.languages[language] = (this.stats.languages[language] ?? 0) + result.lines
+    this.stats.suppressed += result.suppressed
+    for (const event of result.logs) this.options.onLog?.(event)
+    if (result.suppressed > 0) this.log('debug', `${result.suppressed} findings suppressed by comments in ${path}`, { path, suppressed: result.suppressed })
+    this.findings.push(...result.findings)
+  }
+
+  report(): ScanReport {
+    const findings = [...this.findings].sort(
+      (a, b) =>
+        compareText(a.filePath, b.filePath) || a.lineNumber - b.lineNumber || a.columnStart - b.columnStart || compareText(a.ruleId, b.ruleId),
+    )
+    const report = { findings, stats: this.stats, rulesRun: this.preparation.rulesRun, durationMs: Math.round(performance.now() - this.started) }
+    this.log('info', `scan complete: ${report.stats.filesScanned} files, ${report.findings.length} findings`, {
+      filesScanned: report.stats.filesScanned,
+      findings: report.findings.length,
+      suppressed: report.stats.suppressed,
+      skipped: report.stats.skipped,
+      durationMs: report.durationMs,
+    })
+    return report
+  }
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+function mergeRules(builtin: RuleDocument[], extra: RuleDocument[], log: (level: LogLevel, message: string, data?: Record<string, unknown>) => void): RuleDocument[] {
+  if (extra.length === 0) return builtin
+  const extraIds = new Set(extra.map((rule) => rule.id))
+  for (const rule of builtin) {
+    if (extraIds.has(rule.id)) log('info', `rule ${rule.id} from the ruleset replaces the built-in rule`, { ruleId: rule.id })
+  }
+  return [...builtin.filter((rule) => !extraIds.has(rule.id)), ...extra]
+}
+
+async function prepare(options: ScanOptions): Promise<Preparation> {
+  const log = (level: LogLevel, message: string, data?: Record<string, unknown>) => options.onLog?.(data ? { level, message, data } : { level, message })
+  const names = options.analyzers ?? DEFAULT_ANALYZERS
+  for (const name of names) {
+    if (!(ANALYZERS as readonly string[]).includes(name)) throw new Error(`unknown analyzer "${name}" (known: ${ANALYZERS.join(', ')})`)
+  }
+  log('info', 'loading rules')
+  let builtin: RuleDocument[] = []
+  if (options.builtinRules !== false && names.includes('sast')) {
+    const load = loadBuiltinRulesLeniently()
+    builtin = load.rules
+    // A broken built-in rule must not stop every scan: it is left out and reported.
+    for (const problem of load.problems) log('error', `built-in rule left out: ${formatRuleProblem(problem)}`, { ...problem })
+  }
+  const rules = mergeRules(builtin, options.extraRules ?? [], log)
+  // The detector is loaded even without the secrets analyzer: every finding is redacted.
+  const { detector, problem } = await loadSecretsDetector()
+  if (problem) log('warning', `${problem}; secrets are neither reported nor redacted`)
+  const metrics = options.sastMetrics ?? emptySastMetrics()
+  const set = createAnalyzers(names, rules, detector, metrics, (ruleId, path, message) =>
+    log('error', `rule ${ruleId} failed on ${path}: ${message}`, { ruleId, path }),
+  )
+  for (const name of set.unavailable) log('warning', `analyzer "${name}" is not available in this engine version; skipped`, { analyzer: name })
+  const running = set.analyzers.map((analyzer) => analyzer.name)
+  log('info', `rules loaded: ${set.rulesRun} rules, analyzers ${running.join(', ') || 'none'}`, { rules: set.rulesRun, analyzers: running })
+  return { names: running, rules, analysis: new FileAnalysis(set.analyzers, detector), rulesRun: set.rulesRun, metrics }
+}
+
+/** Runs `work` over items produced by `next`, at most `parallelism` at a time, in order of start. */
+async function runBounded<T>(next: () => Promise<T | undefined>, parallelism: () => number, work: (item: T) => Promise<void>): Promise<void> {
+  const inFlight = new Set<Promise<void>>()
+  let failure: unknown = null
+  for (;;) {
+    if (failure) break
+    const item = await next()
+    if (item === undefined) break
+    const task = work(item).catch((error: unknown) => {
+      failure ??= error
+    })
+    inFlight.add(task)
+    void task.finally(() => inFlight.delete(task))
+    while (inFlight.size >= parallelism()) await Promise.race(inFlight)
+  }
+  await Promise.all(inFlight)
+  if (failure) throw failure
+}
+
+/** Scans in-memory sources (paths are taken as repository-relative). */
+export async function scanSources(sources: AsyncIterable<SourceInput> | Iterable<SourceInput>, options: ScanOptions = {}): Promise<ScanReport> {
+  options.signal?.throwIfAborted()
+  const session = new ScanSession(await prepare(options), options)
+  const ignored = new Set(options.ignoredDirs ?? DEFAULT_IGNORED_DIRS)
+  await session.startExecutor(null)
+  try {
+    session.log('info', 'analyzing sources')
+    const iterator = Symbol.asyncIterator in sources ? sources[Symbol.asyncIterator]() : sources[Symbol.iterator]()
+    await runBounded(
+      async () => {
+        options.signal?.throwIfAborted()
+        const step = await iterator.next()
+        return step.done ? undefined : step.value
+      },
+      () => session.parallelism,
+      async (source) => {
+        const path = normalizeRelativePath(source.path)
+        session.stats.filesTotal++
+        if (isInIgnoredDir(path, ignored)) return session.skip(path, 'vendored')
+        await session.process({ path, read: async () => source.content })
+      },
+    )
+  } finally {
+    await session.close()
+  }
+  return session.report()
+}
+
+/** Walks `dir` (symlinks not followed, ignored folders not entered) and scans what it finds. */
+export async function scanDirectory(dir: string, options: ScanOptions = {}): Promise<ScanReport> {
+  options.signal?.throwIfAborted()
+  const root = resolve(dir)
+  const rootStats = await stat(root).catch(() => null)
+  if (!rootStats?.isDirectory()) throw new Error(`not a directory: ${dir}`)
+  const session = new ScanSession(await prepare(options), options)
+  session.log('info', `collecting files under ${dir}`)
+  const files = await walkDirectory(root, {
+    ignoredDirs: new Set(options.ignoredDirs ?? DEFAULT_IGNORED_DIRS),
+    ...(options.signal ? { signal: options.signal } : {}),
+    onSkip: (path, reason, detail) => session.skip(path, reason, detail, false),
+  })
+  session.stats.filesTotal = files.length
+  await session.startExecutor(files.length)
+  try {
+    session.log('info', `analyzing ${files.length} files`, { files: files.length })
+    const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
+    // Reads run ahead of analysis so disk latency overlaps with parsing.
+    const readAhead = 8
+    const reads = new Map<number, Promise<Buffer | number>>()
+    const startRead = (index: number) => {
+      const file = files[index]
+      if (!file || reads.has(index) || 'skip' in classifyPath(file.path)) return
+      const pending = readWithin(file.absolutePath, maxBytes)
+      pending.catch(() => undefined) // the error is reported where the read is awaited
+      reads.set(index, pending)
+    }
+    let index = 0
+    await runBounded(
+      async () => {
+        options.signal?.throwIfAborted()
+        if (index >= files.length) return undefined
+        const current = index++
+        for (let ahead = current; ahead < Math.min(files.length, current + readAhead + session.parallelism); ahead++) startRead(ahead)
+        return current
+      },
+      () => session.parallelism,
+      async (current) => {
+        const file = files[current]
+        if (!file) return
+        const read = () => {
+          const pending = reads.get(current) ?? readWithin(file.absolutePath, maxBytes)
+          reads.delete(current)
+          return pending
+        }
+        await session.process({ path: file.path, read })
+      },
+    )
+  } finally {
+    await session.close()
+  }
+  return session.report()
+}
+
+/** Reads a file unless it is larger than `maxBytes`, in which case its size is returned. */
+async function readWithin(path: string, maxBytes: number): Promise<Buffer | number> {
+  const handle = await open(path, 'r')
+  try {
+    const { size } = await handle.stat()
+    if (size > maxBytes) return size
+    return await handle.readFile()
+  } finally {
+    await handle.close()
+  }
+}
+
+function normalizeRelativePath(path: string): string {
+  return path.replace(/\\/g, '/').replace(/^\.\//, '').replace(/^\/+/, '')
+}
