@@ -32,7 +32,7 @@ const config: CodegenConfig = {
           LogLevel: '../modules/scans/scan.entity.ts#LogLevel',
           Severity: '../modules/issues/issue.entity.ts#SeverityLevel',
         },
-        scalars: { DateTime: 'Date', JSON: 'unknown', ID: 'string' },
+        scalars: { DateTime: 'Date', JSON: 'unknown', ID: 'string', Upload: 'Promise<import("graphql-upload-minimal").FileUpload>' },
         strictScalars: true,
         avoidOptionals: { field: true, inputValue: false, object: true, defaultValue: false },
         maybeValue: 'T | null',

@@ -1,7 +1,9 @@
 /** The ordered list of migrations; listed explicitly so that no file-system discovery is needed. */
 import type { MigrationObject } from '@mikro-orm/core'
 import { Migration20261121000000_initial } from './Migration20261121000000_initial.ts'
+import { Migration20261121010000_scan_pipeline } from './Migration20261121010000_scan_pipeline.ts'
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261121000000_initial', class: Migration20261121000000_initial },
+  { name: 'Migration20261121010000_scan_pipeline', class: Migration20261121010000_scan_pipeline },
 ]

@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   }
   if (role !== 'worker') {
     const authenticate = createAuthenticator(database.orm, config.auth)
-    const server = await startApiServer({ orm: database.orm, authenticate, logger, ...config.http, queryLimits: config.graphql })
+    const server = await startApiServer({ runtime: { orm: database.orm, limits: config.limits }, authenticate, logger, ...config.http, queryLimits: config.graphql })
     stops.unshift(() => server.close())
     logger.info(`Parapet listening on ${server.url} (REST under /api, GraphQL at /graphql)`)
   }

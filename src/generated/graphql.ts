@@ -21,6 +21,11 @@ export type Scalars = {
   DateTime: { input: Date; output: Date; }
   /** A free-form JSON value. */
   JSON: { input: unknown; output: unknown; }
+  /**
+   * A file of a GraphQL multipart request (https://github.com/jaydenseric/graphql-multipart-request-spec);
+   * send the header apollo-require-preflight: true with it.
+   */
+  Upload: { input: Promise<import("graphql-upload-minimal").FileUpload>; output: Promise<import("graphql-upload-minimal").FileUpload>; }
 };
 
 export type BulkUpdateIssuesInput = {
@@ -162,6 +167,8 @@ export type Mutation = {
   deleteRuleset: Scalars['Boolean']['output'];
   updateIssue: Issue;
   updateRuleset: Ruleset;
+  /** Stores a repository zip; the same repoName and branchName again replaces the content and keeps the id. */
+  uploadRepository: Repository;
 };
 
 
@@ -194,6 +201,11 @@ export type MutationUpdateIssueArgs = {
 export type MutationUpdateRulesetArgs = {
   id: Scalars['ID']['input'];
   input: UpdateRulesetInput;
+};
+
+
+export type MutationUploadRepositoryArgs = {
+  input: UploadRepositoryInput;
 };
 
 export type Query = {
@@ -376,6 +388,13 @@ export type UpdateRulesetInput = {
   rulesText?: InputMaybe<Scalars['String']['input']>;
 };
 
+export type UploadRepositoryInput = {
+  branchName: Scalars['String']['input'];
+  /** a zip archive of the repository */
+  file: Scalars['Upload']['input'];
+  repoName: Scalars['String']['input'];
+};
+
 
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
@@ -480,6 +499,8 @@ export type ResolversTypes = {
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   UpdateIssueInput: UpdateIssueInput;
   UpdateRulesetInput: UpdateRulesetInput;
+  Upload: ResolverTypeWrapper<Scalars['Upload']['output']>;
+  UploadRepositoryInput: UploadRepositoryInput;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -510,6 +531,8 @@ export type ResolversParentTypes = {
   String: Scalars['String']['output'];
   UpdateIssueInput: UpdateIssueInput;
   UpdateRulesetInput: UpdateRulesetInput;
+  Upload: Scalars['Upload']['output'];
+  UploadRepositoryInput: UploadRepositoryInput;
 };
 
 export type AuthDirectiveArgs = {
@@ -612,6 +635,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   deleteRuleset?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteRulesetArgs, 'id'>>;
   updateIssue?: Resolver<ResolversTypes['Issue'], ParentType, ContextType, RequireFields<MutationUpdateIssueArgs, 'id' | 'input'>>;
   updateRuleset?: Resolver<ResolversTypes['Ruleset'], ParentType, ContextType, RequireFields<MutationUpdateRulesetArgs, 'id' | 'input'>>;
+  uploadRepository?: Resolver<ResolversTypes['Repository'], ParentType, ContextType, RequireFields<MutationUploadRepositoryArgs, 'input'>>;
 };
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
@@ -714,6 +738,10 @@ export type ScanTypeResolvers = { FULL: 'full', QUICK: 'quick', SECRETS: 'secret
 
 export type SeverityResolvers = { CRITICAL: 'critical', HIGH: 'high', INFO: 'info', LOW: 'low', MEDIUM: 'medium' };
 
+export interface UploadScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Upload'], any> {
+  name: 'Upload';
+}
+
 export type Resolvers<ContextType = GraphQLContext> = {
   BulkUpdateResult?: BulkUpdateResultResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
@@ -736,6 +764,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ScanStatus?: ScanStatusResolvers;
   ScanType?: ScanTypeResolvers;
   Severity?: SeverityResolvers;
+  Upload?: GraphQLScalarType;
 };
 
 export type DirectiveResolvers<ContextType = GraphQLContext> = {

@@ -16,6 +16,7 @@ import { issueResolvers } from '../modules/issues/issue.resolvers.ts'
 import { rulesetResolvers } from '../modules/rulesets/ruleset.resolvers.ts'
 import { scanResolvers } from '../modules/scans/scan.resolvers.ts'
 import { summaryResolvers } from '../modules/summaries/summary.resolvers.ts'
+import { uploadResolvers } from '../modules/uploads/upload.resolvers.ts'
 import type { GraphQLContext } from './context.ts'
 import { DateTimeScalar, JSONScalar } from './scalars.ts'
 
@@ -37,6 +38,7 @@ const resolvers: Resolvers[] = [
   summaryResolvers,
   issueResolvers,
   rulesetResolvers,
+  uploadResolvers,
 ]
 
 export function buildSchema(): GraphQLSchema {

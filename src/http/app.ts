@@ -8,9 +8,9 @@ import { ApolloServer } from '@apollo/server'
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer'
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled'
 import { expressMiddleware } from '@as-integrations/express5'
-import type { MikroORM } from '@mikro-orm/postgresql'
 import express, { type NextFunction, type Request, type Response } from 'express'
 import { GraphQLError, parse, validate } from 'graphql'
+import { graphqlUploadExpress } from 'graphql-upload-minimal'
 import { useServer } from 'graphql-ws/use/ws'
 import { WebSocketServer } from 'ws'
 import type { Authenticator } from '../auth/authenticate.ts'
@@ -27,9 +27,10 @@ import { GRAPHIQL_PAGE, graphiqlAssets, wantsGraphiql } from './graphiql.ts'
 import { createRestRouter, sendRestError } from './rest/adapter.ts'
 import { toRestError, WWW_AUTHENTICATE } from './rest/error-response.ts'
 import { REST_ROUTES } from './rest/routes.ts'
+import type { ServiceRuntime } from '../runtime.ts'
 
 export interface ApiServerOptions {
-  orm: MikroORM
+  runtime: ServiceRuntime
   authenticate: Authenticator
   logger: Logger
   host: string
@@ -51,7 +52,8 @@ export interface ApiServer {
 type SocketExtra = Record<PropertyKey, unknown> & { caller?: Caller }
 
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
-  const { orm, authenticate, logger } = options
+  const { runtime, authenticate, logger } = options
+  const { orm } = runtime
   const schema = buildSchema()
   const formatError = createErrorFormatter(logger)
   const queryLimits = options.queryLimits ?? DEFAULT_QUERY_LIMITS
@@ -73,7 +75,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
           return false
         }
       },
-      context: (ctx) => createContext(orm, ctx.extra.caller as Caller),
+      context: (ctx) => createContext(runtime, ctx.extra.caller as Caller),
       onSubscribe: (_ctx, _id, payload) => {
         let document
         try {
@@ -137,13 +139,14 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   app.use(
     '/graphql',
     express.json({ limit: options.jsonLimit ?? '1mb' }),
+    graphqlUploadExpress({ maxFileSize: runtime.limits.uploadMaxBytes, maxFiles: 1 }),
     expressMiddleware(apollo, {
-      context: async ({ req }) => createContext(orm, await authenticateGraphQLRequest(authenticate, req)),
+      context: async ({ req }) => createContext(runtime, await authenticateGraphQLRequest(authenticate, req)),
     }),
   )
 
   app.use('/api', express.json({ limit: options.jsonLimit ?? '1mb' }))
-  app.use(createRestRouter({ schema, routes: REST_ROUTES, authenticate, createContext: (caller) => createContext(orm, caller), logger }))
+  app.use(createRestRouter({ schema, routes: REST_ROUTES, uploadMaxBytes: runtime.limits.uploadMaxBytes, authenticate, createContext: (caller) => createContext(runtime, caller), logger }))
   app.use((_req, res) => {
     res.status(404).json({ detail: 'Not Found' })
   })

@@ -101,7 +101,7 @@ function operationObject(schema: GraphQLSchema, route: RestRoute, components: Re
     operationId: `${route.method}_${route.path.replace(/^\/api\//, '').replace(/[/:]+/g, '_')}`,
     ...(scope?.kind === Kind.STRING && { description: `Requires the \`${scope.value}\` scope.`, 'x-required-scope': scope.value }),
     parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
-    ...(route.body && { requestBody: { required: true, content: { 'application/json': { schema: inputSchema(route.body) } } } }),
+    ...(route.body && { requestBody: { required: true, content: { [route.upload ? 'multipart/form-data' : 'application/json']: { schema: inputSchema(route.body) } } } }),
     responses: {
       [route.status]: success,
       ...Object.fromEntries(

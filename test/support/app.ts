@@ -10,6 +10,8 @@ import type { JwtSettings } from '../../src/auth/jwt.ts'
 import type { QueryLimits } from '../../src/graphql/limits.ts'
 import { startApiServer, type ApiServer } from '../../src/http/app.ts'
 import { createLogger, type LogLevel } from '../../src/logger.ts'
+import type { UploadLimits } from '../../src/modules/uploads/zip-archive.ts'
+import { DEFAULT_UPLOAD_LIMITS } from '../../src/runtime.ts'
 import { useTestDatabase, type TestDatabase } from './database.ts'
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long'
@@ -30,7 +32,7 @@ export interface TestResponse {
   text: string
 }
 
-export function useTestApp(options: { auth?: JwtSettings; queryLimits?: QueryLimits } = {}): TestApp {
+export function useTestApp(options: { auth?: JwtSettings; queryLimits?: QueryLimits; limits?: Partial<UploadLimits> } = {}): TestApp {
   const db = useTestDatabase()
   const app = { db, url: '' } as TestApp
   const sockets: Client[] = []
@@ -38,7 +40,7 @@ export function useTestApp(options: { auth?: JwtSettings; queryLimits?: QueryLim
   beforeAll(async () => {
     const logger = createLogger((process.env['TEST_LOG_LEVEL'] as LogLevel | undefined) ?? 'silent')
     const authenticate = createAuthenticator(db.orm, options.auth ?? { jwtSecret: TEST_JWT_SECRET })
-    server = await startApiServer({ orm: db.orm, authenticate, logger, host: '127.0.0.1', port: 0, ...(options.queryLimits && { queryLimits: options.queryLimits }) })
+    server = await startApiServer({ runtime: { orm: db.orm, limits: { ...DEFAULT_UPLOAD_LIMITS, ...options.limits } }, authenticate, logger, host: '127.0.0.1', port: 0, ...(options.queryLimits && { queryLimits: options.queryLimits }) })
     app.url = server.url
   })
   afterAll(async () => {

@@ -23,10 +23,13 @@ import { credentialsFromHeaders } from '../credentials.ts'
 import { restoreEnumValues } from './enum-values.ts'
 import { toRestError } from './error-response.ts'
 import type { RestRoute } from './route-table.ts'
+import { readMultipart } from './multipart.ts'
 import { parseInput } from './validation.ts'
 
 export interface RestAdapterOptions {
   schema: GraphQLSchema
+  /** size limit of multipart uploads */
+  uploadMaxBytes: number
   routes: readonly RestRoute[]
   authenticate: Authenticator
   createContext: (caller: Caller) => GraphQLContext
@@ -88,15 +91,19 @@ function prepareRoute(schema: GraphQLSchema, route: RestRoute): PreparedRoute {
 
 async function handle(entry: PreparedRoute, options: RestAdapterOptions, req: Request, res: Response): Promise<void> {
   const { route } = entry
+  let cleanup = async () => undefined as void
   try {
     const caller = await options.authenticate(credentialsFromHeaders(req.headers))
     requireScope(caller, entry.scope)
-    const input = {
-      params: route.params ? parseInput(route.params, req.params, 'path') : undefined,
-      query: route.query ? parseInput(route.query, req.query, 'query') : undefined,
-      body: route.body ? parseInput(route.body, req.body, 'body') : undefined,
-      caller,
+    const params = route.params ? parseInput(route.params, req.params, 'path') : undefined
+    const query = route.query ? parseInput(route.query, req.query, 'query') : undefined
+    let rawBody: unknown = req.body
+    if (route.upload) {
+      const multipart = await readMultipart(req, route.upload.field, options.uploadMaxBytes)
+      cleanup = multipart.cleanup
+      rawBody = { ...multipart.fields, [route.upload.field]: multipart.file }
     }
+    const input = { params, query, body: route.body ? parseInput(route.body, rawBody, 'body') : undefined, caller }
     const result = await execute({
       schema: options.schema,
       document: entry.document,
@@ -115,6 +122,8 @@ async function handle(entry: PreparedRoute, options: RestAdapterOptions, req: Re
     res.status(route.status).json(route.wrap ? { [route.wrap]: value } : value)
   } catch (error) {
     sendRestError(res, error, options.logger, req)
+  } finally {
+    await cleanup()
   }
 }
 

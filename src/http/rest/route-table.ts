@@ -31,6 +31,8 @@ export interface RestRoute<Params = unknown, Query = unknown, Body = unknown> {
   status: 200 | 201 | 204
   /** answer `{[wrap]: <root field value>}` instead of the value itself (e.g. all_repos) */
   wrap?: string
+  /** multipart/form-data: this field is the uploaded file (as GraphQL's Upload), the others text */
+  upload?: { field: string }
   /** error statuses the spec lists for the route, besides 401/403/422 (documented in OpenAPI) */
   errors?: (400 | 404 | 409 | 413)[]
 }

@@ -42,9 +42,9 @@ export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unkn
 function toValidationIssue(issue: z.core.$ZodIssue, location: Location, input: unknown): ValidationIssue {
   const loc = [location, ...issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part))]
   const received = valueAt(input, issue.path)
+  if (received === undefined && issue.code !== 'unrecognized_keys') return { loc, msg: 'Field required', type: 'missing' }
   switch (issue.code) {
     case 'invalid_type':
-      if (received === undefined) return { loc, msg: 'Field required', type: 'missing' }
       return typeIssue(loc, issue.expected)
     case 'too_small':
       return boundIssue(loc, issue.origin, 'min', issue.minimum, issue.inclusive ?? true, received)

@@ -22,6 +22,10 @@ export const Scan = defineEntity({
     scanType: p.text().$type<ScanType>().default('full'),
     activeModels: p.json<string[]>().onCreate(() => []),
     taskId: p.text().nullable(),
+    /** the stored upload this scan reads */
+    contentId: p.uuid().nullable(),
+    /** last sign of life of the worker running it */
+    heartbeatAt: p.datetime().nullable(),
     progress: p.integer().default(0),
     filesTotal: p.integer().default(0),
     filesScanned: p.integer().default(0),
