@@ -95,6 +95,50 @@ describe('POST /api/rulesets', () => {
   })
 })
 
+describe('rule text validation', () => {
+  it('answers 422 on rules_text the engine refuses, naming the rule and the line, on create and update', async () => {
+    const { caller } = await arrange()
+    const broken = `${RULES}---
+id: custom.bad
+language: cobol
+rule:
+  pattern: eval($X)
+severity: urgent
+message: m
+title: t
+category: code-injection
+cwe: [CWE-95]
+owasp: "A03:2021 - Injection"
+cvss: 5
+confidence: 0.5
+remediation: r
+`
+    const response = await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'broken', rules_text: broken } })
+    expect(response.status).toBe(422)
+    expect(response.body.detail.length).toBeGreaterThanOrEqual(1)
+    for (const problem of response.body.detail) {
+      expect(problem.loc).toEqual(['body', 'rules_text'])
+      expect(problem.msg).toMatch(/^rule "custom\.bad" \(line \d+\): /)
+    }
+    expect(response.body.detail.map((problem: { msg: string }) => problem.msg).join(' ')).toMatch(/cobol|language/)
+    const list = await app.request('/api/rulesets', { headers: caller.headers })
+    expect(list.body.map((ruleset: { name: string }) => ruleset.name)).not.toContain('broken')
+
+    const created = await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'fine', rules_text: RULES } })
+    const update = await app.request(`/api/rulesets/${created.body.id}`, { method: 'PATCH', headers: caller.headers, json: { rules_text: 'id: [unclosed' } })
+    expect(update.status).toBe(422)
+    expect(update.body.detail[0].loc).toEqual(['body', 'rules_text'])
+    expect((await app.request(`/api/rulesets/${created.body.id}`, { headers: caller.headers })).body.rules_text).toBe(RULES)
+  })
+
+  it('answers BAD_USER_INPUT over GraphQL with the same problems', async () => {
+    const { caller } = await arrange()
+    const response = await app.graphql('mutation($input: CreateRulesetInput!) { createRuleset(input: $input) { id } }', { input: { name: 'g', rulesText: 'id: only-an-id' } }, caller.headers)
+    expect(response.body.errors[0].extensions.code).toBe('BAD_USER_INPUT')
+    expect(response.body.errors[0].extensions.issues[0].loc).toEqual(['body', 'rules_text'])
+  })
+})
+
 describe('GET /api/rulesets and /api/rulesets/{ruleset_id}', () => {
   it("lists and reads the organization's rulesets only", async () => {
     const { caller } = await arrange()

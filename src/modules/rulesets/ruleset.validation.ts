@@ -3,6 +3,8 @@
  * GraphQL input check share them) and, for rules_text, the engine's rule parser.
  */
 import { z } from 'zod'
+import { parseRulesText, RuleValidationError } from '../../engine/index.ts'
+import { ValidationError } from '../../errors.ts'
 import { parseInput } from '../../http/rest/validation.ts'
 import type { RulesetInput } from './ruleset.service.ts'
 
@@ -28,5 +30,23 @@ const graphqlUpdate = z.object({ name: name.nullish(), rulesText: rulesText.null
 export function checkRulesetInput(input: RulesetInput, mode: 'create'): RulesetInput & { name: string; rulesText: string }
 export function checkRulesetInput(input: RulesetInput, mode: 'update'): RulesetInput
 export function checkRulesetInput(input: RulesetInput, mode: 'create' | 'update'): RulesetInput {
-  return parseInput(mode === 'create' ? graphqlCreate : graphqlUpdate, input, 'body')
+  const checked = parseInput(mode === 'create' ? graphqlCreate : graphqlUpdate, input, 'body')
+  if (checked.rulesText != null) checkRules(checked.rulesText)
+  return checked
+}
+
+/** The engine's rule parser decides; every problem is reported, each naming its rule and line. */
+function checkRules(text: string): void {
+  try {
+    parseRulesText(text, 'rules_text')
+  } catch (error) {
+    if (!(error instanceof RuleValidationError)) throw error
+    throw new ValidationError(
+      error.problems.map((problem) => ({
+        loc: ['body', 'rules_text'],
+        msg: `${problem.ruleId ? `rule "${problem.ruleId}"` : 'rules_text'} (line ${problem.line}): ${problem.message}`,
+        type: 'value_error',
+      })),
+    )
+  }
 }
