@@ -18,6 +18,8 @@ const config: CodegenConfig = {
           LogLevel: { DEBUG: 'debug', INFO: 'info', WARNING: 'warning', ERROR: 'error' },
           Severity: { CRITICAL: 'critical', HIGH: 'high', MEDIUM: 'medium', LOW: 'low', INFO: 'info' },
           FalsePositiveFilter: { NO: 'no', YES: 'yes', REVIEW: 'review' },
+          TaskStatus: { PENDING: 'pending', RUNNING: 'running', COMPLETED: 'completed', FAILED: 'failed', CANCELLED: 'cancelled' },
+          ScanEventKind: { STATUS: 'scan', LOG: 'log' },
         },
         mappers: {
           Repository: '../modules/repositories/repository.entity.ts#Repository',

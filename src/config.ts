@@ -49,6 +49,7 @@ const environmentSchema = z
     ZIP_MAX_COMPRESSION_RATIO: integer(1, 100_000).default(200),
     SCAN_MAX_FILE_BYTES: byteSize.default(1024 ** 2),
     WORKER_CONCURRENCY: integer(1, 64).default(2),
+    SCAN_HEARTBEAT_TIMEOUT: integer(5, 86_400).default(120),
     GRAPHQL_MAX_DEPTH: integer(2, 50).default(10),
     GRAPHQL_MAX_COST: integer(10, 1_000_000).default(20_000),
   })
@@ -107,7 +108,7 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
       zipMaxCompressionRatio: env.ZIP_MAX_COMPRESSION_RATIO,
       scanMaxFileBytes: env.SCAN_MAX_FILE_BYTES,
     },
-    worker: { concurrency: env.WORKER_CONCURRENCY },
+    worker: { concurrency: env.WORKER_CONCURRENCY, heartbeatTimeoutSeconds: env.SCAN_HEARTBEAT_TIMEOUT },
     graphql: { maxDepth: env.GRAPHQL_MAX_DEPTH, maxCost: env.GRAPHQL_MAX_COST },
   }
 }

@@ -8,7 +8,9 @@ import { createAuthenticator } from './auth/authenticate.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { openDatabase } from './db/database.ts'
 import { EmbeddedDatabaseInUseError } from './db/embedded.ts'
+import { EVENTS_CHANNEL, EventListener } from './events/event-hub.ts'
 import { startApiServer } from './http/app.ts'
+import { startStaleScanReaper } from './modules/scans/stale-scans.ts'
 import { createLogger } from './logger.ts'
 import { startWorker } from '../worker/index.ts'
 
@@ -23,13 +25,25 @@ async function main(): Promise<void> {
   const database = await openDatabase(config, logger)
   const stops: (() => Promise<void>)[] = []
 
+  // every process watches for scans whose worker died
+  const reaper = startStaleScanReaper({ orm: database.orm, timeoutSeconds: config.worker.heartbeatTimeoutSeconds, logger })
+  stops.unshift(async () => reaper.stop())
   if (role !== 'api') {
-    const worker = await startWorker({ connectionString: database.url, concurrency: config.worker.concurrency, logger })
+    const worker = await startWorker({
+      connectionString: database.url,
+      orm: database.orm,
+      concurrency: config.worker.concurrency,
+      maxFileBytes: config.limits.scanMaxFileBytes,
+      logger,
+    })
     stops.unshift(() => worker.stop())
   }
   if (role !== 'worker') {
+    const events = new EventListener(database.url, [EVENTS_CHANNEL], logger)
+    await events.start()
+    stops.push(() => events.close())
     const authenticate = createAuthenticator(database.orm, config.auth)
-    const server = await startApiServer({ runtime: { orm: database.orm, limits: config.limits }, authenticate, logger, ...config.http, queryLimits: config.graphql })
+    const server = await startApiServer({ runtime: { orm: database.orm, limits: config.limits, events }, authenticate, logger, ...config.http, queryLimits: config.graphql })
     stops.unshift(() => server.close())
     logger.info(`Parapet listening on ${server.url} (REST under /api, GraphQL at /graphql)`)
   }

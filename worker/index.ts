@@ -1,17 +1,22 @@
 /**
  * The background worker: graphile-worker over its own pool (every client gets an error handler,
- * so a dropped connection is logged instead of crashing the process), with completions written
- * immediately so a stop never leaves a finished job locked.
+ * so a dropped connection is logged instead of crashing the process), completions written
+ * immediately so a stop never leaves a finished job locked, and a listener for scan cancels.
  */
+import type { MikroORM } from '@mikro-orm/postgresql'
 import { Logger as WorkerLogger, run, type Runner } from 'graphile-worker'
 import pg from 'pg'
+import { CANCEL_CHANNEL, EventListener } from '../src/events/event-hub.ts'
 import type { Logger } from '../src/logger.ts'
-import { TASKS } from './tasks.ts'
+import { CancelRegistry } from './cancellations.ts'
+import { createTaskList } from './tasks.ts'
 
 export interface WorkerOptions {
   connectionString: string
+  orm: MikroORM
   concurrency: number
   logger: Logger
+  maxFileBytes: number
 }
 
 export interface Worker {
@@ -30,29 +35,36 @@ function workerLogger(logger: Logger): WorkerLogger {
 }
 
 export async function startWorker(options: WorkerOptions): Promise<Worker> {
+  const cancellations = new CancelRegistry()
+  const cancels = new EventListener(options.connectionString, [CANCEL_CHANNEL], options.logger)
+  await cancels.start()
+  cancels.on(CANCEL_CHANNEL, (scanId) => cancellations.cancel(scanId))
   const pool = new pg.Pool({ connectionString: options.connectionString, max: options.concurrency + 2 })
   pool.on('error', (error) => options.logger.warn('worker pool error', { error }))
   pool.on('connect', (client) => client.on('error', (error) => options.logger.warn('worker client error', { error })))
+  const taskList = createTaskList({ orm: options.orm, cancellations, logger: options.logger, maxFileBytes: options.maxFileBytes })
   let runner: Runner
   try {
     runner = await run({
       pgPool: pool,
-      taskList: TASKS,
+      taskList,
       concurrency: options.concurrency,
       noHandleSignals: true,
+      pollInterval: 1000,
       parsedCronItems: [],
       logger: workerLogger(options.logger),
-      pollInterval: 1000,
       preset: { worker: { completeJobBatchDelay: -1, failJobBatchDelay: -1 } },
     })
   } catch (error) {
+    await cancels.close()
     await pool.end()
     throw error
   }
-  options.logger.info('worker started', { concurrency: options.concurrency, tasks: Object.keys(TASKS) })
+  options.logger.info('worker started', { concurrency: options.concurrency, tasks: Object.keys(taskList) })
   return {
     stop: async () => {
       await runner.stop()
+      await cancels.close()
       await pool.end()
     },
   }

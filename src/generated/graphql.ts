@@ -53,6 +53,13 @@ export type CreateRulesetInput = {
   rulesText: Scalars['String']['input'];
 };
 
+export type CreateScanInput = {
+  /** analyzers to run (sast, secrets, dataflow); default: all of the scan type's */
+  activeModels?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** default FULL */
+  scanType?: InputMaybe<ScanType>;
+};
+
 export type FailedIssue = {
   __typename?: 'FailedIssue';
   error: Scalars['String']['output'];
@@ -162,9 +169,13 @@ export type Mutation = {
   __typename?: 'Mutation';
   bulkUpdateIssues: BulkUpdateResult;
   createRuleset: Ruleset;
+  /** Queues a scan; BAD_REQUEST when one is already queued or running for the repository. */
+  createScan: Scan;
   /** Deactivates a repository: it, its scans and its issues disappear from every read; nothing is erased. */
   deleteRepository: Scalars['Boolean']['output'];
   deleteRuleset: Scalars['Boolean']['output'];
+  /** Stops a queued or running scan. */
+  stopScan: ScanStopResult;
   updateIssue: Issue;
   updateRuleset: Ruleset;
   /** Stores a repository zip; the same repoName and branchName again replaces the content and keeps the id. */
@@ -182,12 +193,23 @@ export type MutationCreateRulesetArgs = {
 };
 
 
+export type MutationCreateScanArgs = {
+  input: InputMaybe<CreateScanInput>;
+  repoId: Scalars['ID']['input'];
+};
+
+
 export type MutationDeleteRepositoryArgs = {
   id: Scalars['ID']['input'];
 };
 
 
 export type MutationDeleteRulesetArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationStopScanArgs = {
   id: Scalars['ID']['input'];
 };
 
@@ -224,6 +246,14 @@ export type Query = {
   repositorySummary: RepositorySummary;
   ruleset: Ruleset;
   rulesets: Array<Ruleset>;
+  scan: Scan;
+  scanLogs: Array<ScanLog>;
+  /** BAD_REQUEST unless the scan is completed */
+  scanResults: ScanResults;
+  scanStatus: ScanStatusReport;
+  scanTaskStatus: ScanTaskStatus;
+  /** Scans of the caller's organization, newest first. orgId, when given, must be the caller's. */
+  scans: Array<Scan>;
 };
 
 
@@ -254,6 +284,39 @@ export type QueryRepositorySummaryArgs = {
 
 export type QueryRulesetArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type QueryScanArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryScanLogsArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryScanResultsArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryScanStatusArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryScanTaskStatusArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryScansArgs = {
+  limit?: Scalars['Int']['input'];
+  offset?: Scalars['Int']['input'];
+  orgId: InputMaybe<Scalars['String']['input']>;
+  status: InputMaybe<ScanStatus>;
 };
 
 /** A repository uploaded as a zip. Deleting it deactivates it: it then disappears from every read. */
@@ -342,6 +405,18 @@ export type Scan = {
   updatedAt: Scalars['DateTime']['output'];
 };
 
+export type ScanEvent = {
+  __typename?: 'ScanEvent';
+  kind: ScanEventKind;
+  scan: Scan;
+};
+
+export type ScanEventKind =
+  /** the scan has new log entries */
+  | 'log'
+  /** the scan's status or progress changed */
+  | 'scan';
+
 /** One entry of a scan's log; entries are ordered by timestamp. */
 export type ScanLog = {
   __typename?: 'ScanLog';
@@ -353,6 +428,22 @@ export type ScanLog = {
   timestamp: Scalars['DateTime']['output'];
 };
 
+export type ScanResults = {
+  __typename?: 'ScanResults';
+  issues: Array<Issue>;
+  scanId: Scalars['ID']['output'];
+  status: ScanStatus;
+  summary: ScanResultsSummary;
+};
+
+export type ScanResultsSummary = {
+  __typename?: 'ScanResultsSummary';
+  falsePositiveCount: Scalars['Int']['output'];
+  issuesByCategory: Scalars['JSON']['output'];
+  issuesBySeverity: Scalars['JSON']['output'];
+  totalIssues: Scalars['Int']['output'];
+};
+
 /** queued -> running -> completed | failed, and queued | running -> stopped. */
 export type ScanStatus =
   | 'completed'
@@ -360,6 +451,41 @@ export type ScanStatus =
   | 'queued'
   | 'running'
   | 'stopped';
+
+/** A scan's status and progress. */
+export type ScanStatusReport = {
+  __typename?: 'ScanStatusReport';
+  completedAt: Maybe<Scalars['DateTime']['output']>;
+  error: Maybe<Scalars['String']['output']>;
+  filesScanned: Scalars['Int']['output'];
+  filesTotal: Scalars['Int']['output'];
+  issuesFound: Scalars['Int']['output'];
+  /** 0..100 */
+  progress: Scalars['Int']['output'];
+  scanId: Scalars['ID']['output'];
+  startedAt: Maybe<Scalars['DateTime']['output']>;
+  status: ScanStatus;
+};
+
+export type ScanStopResult = {
+  __typename?: 'ScanStopResult';
+  message: Scalars['String']['output'];
+  scanId: Scalars['ID']['output'];
+  status: ScanStatus;
+};
+
+/** The background task of a scan, from the job queue's row while it exists and from the scan record after. */
+export type ScanTaskStatus = {
+  __typename?: 'ScanTaskStatus';
+  attempts: Scalars['Int']['output'];
+  lastError: Maybe<Scalars['String']['output']>;
+  lockedAt: Maybe<Scalars['DateTime']['output']>;
+  maxAttempts: Scalars['Int']['output'];
+  runAt: Maybe<Scalars['DateTime']['output']>;
+  scanId: Scalars['ID']['output'];
+  status: TaskStatus;
+  taskId: Maybe<Scalars['String']['output']>;
+};
 
 /** full: every analyzer and the repository summary; quick: no data-flow, no summary; secrets: secrets only. */
 export type ScanType =
@@ -373,6 +499,33 @@ export type Severity =
   | 'info'
   | 'low'
   | 'medium';
+
+export type Subscription = {
+  __typename?: 'Subscription';
+  /** Every scan event of the caller's organization, for dashboards. */
+  scanEvents: ScanEvent;
+  /** The scan's log entries: past entries first, then live ones; completes after the scan ends. */
+  scanLogs: ScanLog;
+  /** The scan's status and progress on every change; completes after the scan ends. */
+  scanStatus: ScanStatusReport;
+};
+
+
+export type SubscriptionScanLogsArgs = {
+  scanId: Scalars['ID']['input'];
+};
+
+
+export type SubscriptionScanStatusArgs = {
+  scanId: Scalars['ID']['input'];
+};
+
+export type TaskStatus =
+  | 'cancelled'
+  | 'completed'
+  | 'failed'
+  | 'pending'
+  | 'running';
 
 export type UpdateIssueInput = {
   exploitable?: InputMaybe<Scalars['Boolean']['input']>;
@@ -472,6 +625,7 @@ export type ResolversTypes = {
   BulkUpdateIssuesInput: BulkUpdateIssuesInput;
   BulkUpdateResult: ResolverTypeWrapper<Omit<BulkUpdateResult, 'updatedIssues'> & { updatedIssues: Array<ResolversTypes['Issue']> }>;
   CreateRulesetInput: CreateRulesetInput;
+  CreateScanInput: CreateScanInput;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   FailedIssue: ResolverTypeWrapper<FailedIssue>;
   FalsePositiveFilter: null;
@@ -492,11 +646,20 @@ export type ResolversTypes = {
   RepositorySummaryList: ResolverTypeWrapper<Omit<RepositorySummaryList, 'summaries'> & { summaries: Array<ResolversTypes['RepositorySummary']> }>;
   Ruleset: ResolverTypeWrapper<RulesetModel>;
   Scan: ResolverTypeWrapper<ScanModel>;
+  ScanEvent: ResolverTypeWrapper<Omit<ScanEvent, 'scan'> & { scan: ResolversTypes['Scan'] }>;
+  ScanEventKind: null;
   ScanLog: ResolverTypeWrapper<ScanLogModel>;
+  ScanResults: ResolverTypeWrapper<Omit<ScanResults, 'issues' | 'status'> & { issues: Array<ResolversTypes['Issue']>, status: ResolversTypes['ScanStatus'] }>;
+  ScanResultsSummary: ResolverTypeWrapper<ScanResultsSummary>;
   ScanStatus: ResolverTypeWrapper<ScanStatusModel>;
+  ScanStatusReport: ResolverTypeWrapper<Omit<ScanStatusReport, 'status'> & { status: ResolversTypes['ScanStatus'] }>;
+  ScanStopResult: ResolverTypeWrapper<Omit<ScanStopResult, 'status'> & { status: ResolversTypes['ScanStatus'] }>;
+  ScanTaskStatus: ResolverTypeWrapper<ScanTaskStatus>;
   ScanType: ResolverTypeWrapper<ScanTypeModel>;
   Severity: ResolverTypeWrapper<SeverityLevelModel>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  TaskStatus: null;
   UpdateIssueInput: UpdateIssueInput;
   UpdateRulesetInput: UpdateRulesetInput;
   Upload: ResolverTypeWrapper<Scalars['Upload']['output']>;
@@ -509,6 +672,7 @@ export type ResolversParentTypes = {
   BulkUpdateIssuesInput: BulkUpdateIssuesInput;
   BulkUpdateResult: Omit<BulkUpdateResult, 'updatedIssues'> & { updatedIssues: Array<ResolversParentTypes['Issue']> };
   CreateRulesetInput: CreateRulesetInput;
+  CreateScanInput: CreateScanInput;
   DateTime: Scalars['DateTime']['output'];
   FailedIssue: FailedIssue;
   Float: Scalars['Float']['output'];
@@ -527,8 +691,15 @@ export type ResolversParentTypes = {
   RepositorySummaryList: Omit<RepositorySummaryList, 'summaries'> & { summaries: Array<ResolversParentTypes['RepositorySummary']> };
   Ruleset: RulesetModel;
   Scan: ScanModel;
+  ScanEvent: Omit<ScanEvent, 'scan'> & { scan: ResolversParentTypes['Scan'] };
   ScanLog: ScanLogModel;
+  ScanResults: Omit<ScanResults, 'issues'> & { issues: Array<ResolversParentTypes['Issue']> };
+  ScanResultsSummary: ScanResultsSummary;
+  ScanStatusReport: ScanStatusReport;
+  ScanStopResult: ScanStopResult;
+  ScanTaskStatus: ScanTaskStatus;
   String: Scalars['String']['output'];
+  Subscription: Record<PropertyKey, never>;
   UpdateIssueInput: UpdateIssueInput;
   UpdateRulesetInput: UpdateRulesetInput;
   Upload: Scalars['Upload']['output'];
@@ -631,8 +802,10 @@ export type LogLevelResolvers = { DEBUG: 'debug', ERROR: 'error', INFO: 'info', 
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   bulkUpdateIssues?: Resolver<ResolversTypes['BulkUpdateResult'], ParentType, ContextType, RequireFields<MutationBulkUpdateIssuesArgs, 'input'>>;
   createRuleset?: Resolver<ResolversTypes['Ruleset'], ParentType, ContextType, RequireFields<MutationCreateRulesetArgs, 'input'>>;
+  createScan?: Resolver<ResolversTypes['Scan'], ParentType, ContextType, RequireFields<MutationCreateScanArgs, 'repoId'>>;
   deleteRepository?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteRepositoryArgs, 'id'>>;
   deleteRuleset?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteRulesetArgs, 'id'>>;
+  stopScan?: Resolver<ResolversTypes['ScanStopResult'], ParentType, ContextType, RequireFields<MutationStopScanArgs, 'id'>>;
   updateIssue?: Resolver<ResolversTypes['Issue'], ParentType, ContextType, RequireFields<MutationUpdateIssueArgs, 'id' | 'input'>>;
   updateRuleset?: Resolver<ResolversTypes['Ruleset'], ParentType, ContextType, RequireFields<MutationUpdateRulesetArgs, 'id' | 'input'>>;
   uploadRepository?: Resolver<ResolversTypes['Repository'], ParentType, ContextType, RequireFields<MutationUploadRepositoryArgs, 'input'>>;
@@ -648,6 +821,12 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   repositorySummary?: Resolver<ResolversTypes['RepositorySummary'], ParentType, ContextType, RequireFields<QueryRepositorySummaryArgs, 'repoId'>>;
   ruleset?: Resolver<ResolversTypes['Ruleset'], ParentType, ContextType, RequireFields<QueryRulesetArgs, 'id'>>;
   rulesets?: Resolver<Array<ResolversTypes['Ruleset']>, ParentType, ContextType>;
+  scan?: Resolver<ResolversTypes['Scan'], ParentType, ContextType, RequireFields<QueryScanArgs, 'id'>>;
+  scanLogs?: Resolver<Array<ResolversTypes['ScanLog']>, ParentType, ContextType, RequireFields<QueryScanLogsArgs, 'id'>>;
+  scanResults?: Resolver<ResolversTypes['ScanResults'], ParentType, ContextType, RequireFields<QueryScanResultsArgs, 'id'>>;
+  scanStatus?: Resolver<ResolversTypes['ScanStatusReport'], ParentType, ContextType, RequireFields<QueryScanStatusArgs, 'id'>>;
+  scanTaskStatus?: Resolver<ResolversTypes['ScanTaskStatus'], ParentType, ContextType, RequireFields<QueryScanTaskStatusArgs, 'id'>>;
+  scans?: Resolver<Array<ResolversTypes['Scan']>, ParentType, ContextType, RequireFields<QueryScansArgs, 'limit' | 'offset'>>;
 };
 
 export type RepositoryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Repository'] = ResolversParentTypes['Repository']> = {
@@ -723,6 +902,13 @@ export type ScanResolvers<ContextType = GraphQLContext, ParentType extends Resol
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
 
+export type ScanEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ScanEvent'] = ResolversParentTypes['ScanEvent']> = {
+  kind?: Resolver<ResolversTypes['ScanEventKind'], ParentType, ContextType>;
+  scan?: Resolver<ResolversTypes['Scan'], ParentType, ContextType>;
+};
+
+export type ScanEventKindResolvers = { LOG: 'log', STATUS: 'scan' };
+
 export type ScanLogResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ScanLog'] = ResolversParentTypes['ScanLog']> = {
   data?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -732,11 +918,62 @@ export type ScanLogResolvers<ContextType = GraphQLContext, ParentType extends Re
   timestamp?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
 
+export type ScanResultsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ScanResults'] = ResolversParentTypes['ScanResults']> = {
+  issues?: Resolver<Array<ResolversTypes['Issue']>, ParentType, ContextType>;
+  scanId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['ScanStatus'], ParentType, ContextType>;
+  summary?: Resolver<ResolversTypes['ScanResultsSummary'], ParentType, ContextType>;
+};
+
+export type ScanResultsSummaryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ScanResultsSummary'] = ResolversParentTypes['ScanResultsSummary']> = {
+  falsePositiveCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  issuesByCategory?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  issuesBySeverity?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  totalIssues?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type ScanStatusResolvers = { COMPLETED: 'completed', FAILED: 'failed', QUEUED: 'queued', RUNNING: 'running', STOPPED: 'stopped' };
+
+export type ScanStatusReportResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ScanStatusReport'] = ResolversParentTypes['ScanStatusReport']> = {
+  completedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  filesScanned?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  filesTotal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  issuesFound?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  progress?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  scanId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  startedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['ScanStatus'], ParentType, ContextType>;
+};
+
+export type ScanStopResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ScanStopResult'] = ResolversParentTypes['ScanStopResult']> = {
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  scanId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['ScanStatus'], ParentType, ContextType>;
+};
+
+export type ScanTaskStatusResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ScanTaskStatus'] = ResolversParentTypes['ScanTaskStatus']> = {
+  attempts?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  lastError?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lockedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  maxAttempts?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  runAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  scanId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['TaskStatus'], ParentType, ContextType>;
+  taskId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
 
 export type ScanTypeResolvers = { FULL: 'full', QUICK: 'quick', SECRETS: 'secrets' };
 
 export type SeverityResolvers = { CRITICAL: 'critical', HIGH: 'high', INFO: 'info', LOW: 'low', MEDIUM: 'medium' };
+
+export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
+  scanEvents?: SubscriptionResolver<ResolversTypes['ScanEvent'], "scanEvents", ParentType, ContextType>;
+  scanLogs?: SubscriptionResolver<ResolversTypes['ScanLog'], "scanLogs", ParentType, ContextType, RequireFields<SubscriptionScanLogsArgs, 'scanId'>>;
+  scanStatus?: SubscriptionResolver<ResolversTypes['ScanStatusReport'], "scanStatus", ParentType, ContextType, RequireFields<SubscriptionScanStatusArgs, 'scanId'>>;
+};
+
+export type TaskStatusResolvers = { CANCELLED: 'cancelled', COMPLETED: 'completed', FAILED: 'failed', PENDING: 'pending', RUNNING: 'running' };
 
 export interface UploadScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Upload'], any> {
   name: 'Upload';
@@ -760,10 +997,19 @@ export type Resolvers<ContextType = GraphQLContext> = {
   RepositorySummaryList?: RepositorySummaryListResolvers<ContextType>;
   Ruleset?: RulesetResolvers<ContextType>;
   Scan?: ScanResolvers<ContextType>;
+  ScanEvent?: ScanEventResolvers<ContextType>;
+  ScanEventKind?: ScanEventKindResolvers;
   ScanLog?: ScanLogResolvers<ContextType>;
+  ScanResults?: ScanResultsResolvers<ContextType>;
+  ScanResultsSummary?: ScanResultsSummaryResolvers<ContextType>;
   ScanStatus?: ScanStatusResolvers;
+  ScanStatusReport?: ScanStatusReportResolvers<ContextType>;
+  ScanStopResult?: ScanStopResultResolvers<ContextType>;
+  ScanTaskStatus?: ScanTaskStatusResolvers<ContextType>;
   ScanType?: ScanTypeResolvers;
   Severity?: SeverityResolvers;
+  Subscription?: SubscriptionResolvers<ContextType>;
+  TaskStatus?: TaskStatusResolvers;
   Upload?: GraphQLScalarType;
 };
 

@@ -76,7 +76,14 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
         }
       },
       context: (ctx) => createContext(runtime, ctx.extra.caller as Caller),
-      onSubscribe: (_ctx, _id, payload) => {
+      onSubscribe: async (ctx, _id, payload) => {
+        // credentials are checked again for every subscription (a key may have been revoked since connecting)
+        try {
+          ctx.extra.caller = await authenticate(credentialsFromConnectionParams(ctx.connectionParams))
+        } catch (error) {
+          const message = error instanceof DomainError ? error.message : 'Not authenticated'
+          return [new GraphQLError(message, { extensions: { code: 'UNAUTHENTICATED', status: 401 } })]
+        }
         let document
         try {
           document = parse(payload.query)

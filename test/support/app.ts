@@ -12,6 +12,9 @@ import { startApiServer, type ApiServer } from '../../src/http/app.ts'
 import { createLogger, type LogLevel } from '../../src/logger.ts'
 import type { UploadLimits } from '../../src/modules/uploads/zip-archive.ts'
 import { DEFAULT_UPLOAD_LIMITS } from '../../src/runtime.ts'
+import { EVENTS_CHANNEL, EventListener } from '../../src/events/event-hub.ts'
+import { startStaleScanReaper } from '../../src/modules/scans/stale-scans.ts'
+import { startWorker, type Worker } from '../../worker/index.ts'
 import { useTestDatabase, type TestDatabase } from './database.ts'
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long'
@@ -32,20 +35,40 @@ export interface TestResponse {
   text: string
 }
 
-export function useTestApp(options: { auth?: JwtSettings; queryLimits?: QueryLimits; limits?: Partial<UploadLimits> } = {}): TestApp {
+export interface TestAppOptions {
+  auth?: JwtSettings
+  queryLimits?: QueryLimits
+  limits?: Partial<UploadLimits>
+  /** run a real graphile worker in this process */
+  worker?: boolean
+  /** run the stale-scan check with this heartbeat timeout */
+  heartbeatTimeoutSeconds?: number
+}
+
+export function useTestApp(options: TestAppOptions = {}): TestApp {
   const db = useTestDatabase()
   const app = { db, url: '' } as TestApp
   const sockets: Client[] = []
   let server: ApiServer | undefined
+  let events: EventListener | undefined
+  let worker: Worker | undefined
+  let reaper: { stop(): void } | undefined
   beforeAll(async () => {
     const logger = createLogger((process.env['TEST_LOG_LEVEL'] as LogLevel | undefined) ?? 'silent')
     const authenticate = createAuthenticator(db.orm, options.auth ?? { jwtSecret: TEST_JWT_SECRET })
-    server = await startApiServer({ runtime: { orm: db.orm, limits: { ...DEFAULT_UPLOAD_LIMITS, ...options.limits } }, authenticate, logger, host: '127.0.0.1', port: 0, ...(options.queryLimits && { queryLimits: options.queryLimits }) })
+    events = new EventListener(db.url, [EVENTS_CHANNEL], logger)
+    await events.start()
+    if (options.worker) worker = await startWorker({ connectionString: db.url, orm: db.orm, concurrency: 2, logger, maxFileBytes: 1024 * 1024 })
+    if (options.heartbeatTimeoutSeconds) reaper = startStaleScanReaper({ orm: db.orm, timeoutSeconds: options.heartbeatTimeoutSeconds, logger, intervalMs: 500 })
+    server = await startApiServer({ runtime: { orm: db.orm, limits: { ...DEFAULT_UPLOAD_LIMITS, ...options.limits }, events }, authenticate, logger, host: '127.0.0.1', port: 0, ...(options.queryLimits && { queryLimits: options.queryLimits }) })
     app.url = server.url
   })
   afterAll(async () => {
     await Promise.all(sockets.map((socket) => socket.dispose()))
     await server?.close()
+    reaper?.stop()
+    await worker?.stop()
+    await events?.close()
   })
   app.request = async (path, init = {}) => {
     const { json, ...rest } = init

@@ -167,11 +167,14 @@ export async function bulkUpdateIssues(em: EntityManager, ids: string[], changes
   })
 }
 
-export interface IssuesSummary {
+export interface IssueCounts {
   totalIssues: number
   issuesBySeverity: Record<SeverityLevel, number>
   issuesByCategory: Record<string, number>
   falsePositiveCount: number
+}
+
+export interface IssuesSummary extends IssueCounts {
   recentIssues: Issue[]
 }
 
@@ -180,24 +183,33 @@ const COUNT_ISSUES_SQL = `
   select i.severity, i.category, i.false_positive, count(*)::int as count
   from issues i
   join repositories r on r.id = i.repo_id and r.org_id = i.org_id
-  where i.org_id = ? and r.is_active
+  where i.org_id = ? and r.is_active and (?::uuid is null or i.scan_id = ?::uuid)
   group by i.severity, i.category, i.false_positive`
 
-export async function summarizeIssues(em: EntityManager): Promise<IssuesSummary> {
-  const groups = await em.getConnection().execute<{ severity: SeverityLevel; category: string; false_positive: boolean; count: number }[]>(COUNT_ISSUES_SQL, [orgOf(em)])
-  const summary: IssuesSummary = {
+/** Totals by severity (all five present) and category, and the false positives among them. */
+export async function countIssues(em: EntityManager, scope: { scanId?: string } = {}): Promise<IssueCounts> {
+  const scanId = scope.scanId ?? null
+  const groups = await em.getConnection().execute<{ severity: SeverityLevel; category: string; false_positive: boolean; count: number }[]>(COUNT_ISSUES_SQL, [orgOf(em), scanId, scanId])
+  const counts: IssueCounts = {
     totalIssues: 0,
     issuesBySeverity: Object.fromEntries(SEVERITY_LEVELS.map((level) => [level, 0])) as Record<SeverityLevel, number>,
     issuesByCategory: {},
     falsePositiveCount: 0,
-    recentIssues: await em.find(Issue, { repository: { isActive: true } }, { orderBy: { createdAt: 'desc', id: 'asc' }, limit: RECENT_ISSUES }),
   }
   for (const group of groups) {
-    summary.totalIssues += group.count
-    summary.issuesBySeverity[group.severity] += group.count
-    summary.issuesByCategory[group.category] = (summary.issuesByCategory[group.category] ?? 0) + group.count
-    if (group.false_positive) summary.falsePositiveCount += group.count
+    counts.totalIssues += group.count
+    counts.issuesBySeverity[group.severity] += group.count
+    counts.issuesByCategory[group.category] = (counts.issuesByCategory[group.category] ?? 0) + group.count
+    if (group.false_positive) counts.falsePositiveCount += group.count
   }
-  summary.issuesByCategory = Object.fromEntries(Object.entries(summary.issuesByCategory).sort(([a], [b]) => a.localeCompare(b)))
-  return summary
+  counts.issuesByCategory = Object.fromEntries(Object.entries(counts.issuesByCategory).sort(([a], [b]) => a.localeCompare(b)))
+  return counts
+}
+
+export async function summarizeIssues(em: EntityManager): Promise<IssuesSummary> {
+  const [counts, recentIssues] = await Promise.all([
+    countIssues(em),
+    em.find(Issue, { repository: { isActive: true } }, { orderBy: { createdAt: 'desc', id: 'asc' }, limit: RECENT_ISSUES }),
+  ])
+  return { ...counts, recentIssues }
 }

@@ -50,6 +50,8 @@ export const ScanLog = defineEntity({
     id: p.uuid().primary().onCreate(() => crypto.randomUUID()),
     orgId: p.text(),
     scanId: p.uuid(),
+    /** insertion order, assigned by the database */
+    seq: p.bigint('number').persist(false),
     timestamp: p.datetime().onCreate(() => new Date()),
     level: p.text().$type<LogLevel>(),
     message: p.text(),

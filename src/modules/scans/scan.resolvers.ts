@@ -1,11 +1,35 @@
-/** Scan resolvers. Enums map GraphQL's capitals to the lower-case values stored and served over REST. */
+/** Scan resolvers: queries, mutations and live subscriptions. Enums map GraphQL's capitals to the stored values. */
 import type { Resolvers } from '../../generated/graphql.ts'
-import { loaded } from '../../graphql/arguments.ts'
+import { authorOf, loaded, parseId } from '../../graphql/arguments.ts'
+import { createScan, getScan, listScans, scanLogs, scanResults, statusReport, stopScan, taskStatus } from './scan.service.ts'
+import { subscribeScanEvents, subscribeScanLogs, subscribeScanStatus } from './scan.subscriptions.ts'
 
 export const scanResolvers: Resolvers = {
   ScanStatus: { QUEUED: 'queued', RUNNING: 'running', COMPLETED: 'completed', FAILED: 'failed', STOPPED: 'stopped' },
   ScanType: { FULL: 'full', QUICK: 'quick', SECRETS: 'secrets' },
   LogLevel: { DEBUG: 'debug', INFO: 'info', WARNING: 'warning', ERROR: 'error' },
+  TaskStatus: { PENDING: 'pending', RUNNING: 'running', COMPLETED: 'completed', FAILED: 'failed', CANCELLED: 'cancelled' },
+  ScanEventKind: { STATUS: 'scan', LOG: 'log' },
+  Query: {
+    scans: (_parent, { orgId, status, limit, offset }, { em }) => listScans(em, { orgId, status, limit, offset }),
+    scan: (_parent, { id }, { em }) => getScan(em, parseId(id, 'scan')),
+    scanStatus: async (_parent, { id }, { em }) => statusReport(await getScan(em, parseId(id, 'scan'))),
+    scanTaskStatus: (_parent, { id }, { em }) => taskStatus(em, parseId(id, 'scan')),
+    scanResults: (_parent, { id }, { em }) => scanResults(em, parseId(id, 'scan')),
+    scanLogs: (_parent, { id }, { em }) => scanLogs(em, parseId(id, 'scan')),
+  },
+  Mutation: {
+    createScan: (_parent, { repoId, input }, { em, caller }) => createScan(em, parseId(repoId, 'repository'), input ?? {}, authorOf(caller)),
+    stopScan: async (_parent, { id }, { em }) => {
+      const scan = await stopScan(em, parseId(id, 'scan'))
+      return { message: 'Scan stopped', scanId: scan.id, status: scan.status }
+    },
+  },
+  Subscription: {
+    scanLogs: { subscribe: (_parent, { scanId }, context) => subscribeScanLogs(context, scanId), resolve: (log: unknown) => log as never },
+    scanStatus: { subscribe: (_parent, { scanId }, context) => subscribeScanStatus(context, scanId), resolve: (report: unknown) => report as never },
+    scanEvents: { subscribe: (_parent, _args, context) => subscribeScanEvents(context), resolve: (event: unknown) => event as never },
+  },
   Scan: {
     repoId: (scan) => scan.repository.id,
     repoName: async (scan, _args, { loaders }) => (await loaded(loaders.repository.load(scan.repository.id), 'Repository')).repoName,

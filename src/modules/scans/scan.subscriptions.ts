@@ -1,0 +1,98 @@
+/**
+ * Live scan subscriptions (graphql-ws). Each one checks access when subscribing, then re-reads
+ * through the subscriber's own organization scope on every event, with a fresh EntityManager
+ * and fresh loaders per event (the context is renewed), so nothing cached goes stale.
+ */
+import { requireOrg } from '../../auth/caller.ts'
+import { ScanEventQueue } from '../../events/event-queue.ts'
+import type { ScanEvent } from '../../events/event-hub.ts'
+import type { GraphQLContext } from '../../graphql/context.ts'
+import { parseId } from '../../graphql/arguments.ts'
+import { Scan, ScanLog, type ScanStatus } from './scan.entity.ts'
+import { getScan, statusReport, TERMINAL_STATUSES, type ScanStatusReport } from './scan.service.ts'
+
+const LOG_PAGE = 500
+
+function listenerOf(context: GraphQLContext) {
+  const events = context.runtime.events
+  if (!events) throw new Error('this process serves no live events')
+  return events
+}
+
+function isTerminal(status: ScanStatus): boolean {
+  return TERMINAL_STATUSES.includes(status)
+}
+
+/** Past entries first, then live ones; ends once the scan has ended and every entry was sent. */
+export async function* subscribeScanLogs(context: GraphQLContext, rawScanId: string): AsyncGenerator<ScanLog> {
+  const scanId = parseId(rawScanId, 'scan')
+  const queue = new ScanEventQueue(listenerOf(context), (event) => event.scanId === scanId)
+  try {
+    await getScan(context.em, scanId)
+    let lastSeq = 0
+    while (true) {
+      context.renew()
+      const logs = await context.em.find(ScanLog, { scanId, seq: { $gt: lastSeq } }, { orderBy: { seq: 'asc' }, limit: LOG_PAGE })
+      for (const log of logs) {
+        lastSeq = log.seq
+        yield log
+      }
+      if (logs.length === LOG_PAGE) continue
+      const scan = await context.em.findOne(Scan, { id: scanId })
+      if (!scan) return
+      if (isTerminal(scan.status)) {
+        // entries written with the final status come before it: one last read sends them
+        const tail = await context.em.find(ScanLog, { scanId, seq: { $gt: lastSeq } }, { orderBy: { seq: 'asc' } })
+        yield* tail
+        return
+      }
+      if (!(await queue.next())) return
+      queue.drain()
+    }
+  } finally {
+    queue.close()
+  }
+}
+
+/** The current status first, then each change; ends after the terminal status. */
+export async function* subscribeScanStatus(context: GraphQLContext, rawScanId: string): AsyncGenerator<ScanStatusReport> {
+  const scanId = parseId(rawScanId, 'scan')
+  const queue = new ScanEventQueue(listenerOf(context), (event) => event.scanId === scanId && event.kind === 'scan')
+  try {
+    let scan = await getScan(context.em, scanId)
+    while (true) {
+      yield statusReport(scan)
+      if (isTerminal(scan.status)) return
+      if (!(await queue.next())) return
+      queue.drain()
+      context.renew()
+      const reread = await context.em.findOne(Scan, { id: scanId })
+      if (!reread) return
+      scan = reread
+    }
+  } finally {
+    queue.close()
+  }
+}
+
+export interface ScanEventPayload {
+  kind: ScanEvent['kind']
+  scan: Scan
+}
+
+/** Every scan event of the caller's organization, until the subscriber leaves. */
+export async function* subscribeScanEvents(context: GraphQLContext): AsyncGenerator<ScanEventPayload> {
+  const orgId = requireOrg(context.caller)
+  const queue = new ScanEventQueue(listenerOf(context), (event) => event.orgId === orgId)
+  try {
+    while (true) {
+      const event = await queue.next()
+      if (!event) return
+      context.renew()
+      const scan = await context.em.findOne(Scan, { id: event.scanId, repository: { isActive: true } })
+      if (scan) yield { kind: event.kind, scan }
+    }
+  } finally {
+    queue.close()
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * The scan pipeline over HTTP with a real graphile worker: create, run, status, task status,
+ * logs, results; stop in both states; one active scan per repository under 30 concurrent
+ * creates; triage carried to the next scan; scopes and other organizations.
+ */
+import { describe, expect, it } from 'vitest'
+import { expectNoInternals, useTestApp } from '../support/app.ts'
+import { makeApiKeyPrincipal, makeRepository } from '../support/factories.ts'
+import { isTerminal, largeProject, uploadProject, vulnerableProject, waitForScan } from '../support/scans.ts'
+
+const app = useTestApp({ worker: true })
+const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000'
+
+describe('a scan, end to end', () => {
+  it('queues (201), runs in the worker, and answers status, task status, logs and results', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm, { userId: 'erin' })
+    const repository = await uploadProject(app, caller, vulnerableProject(), 'vulnerable')
+
+    const created = await app.request(`/api/scans/${repository.id}`, { method: 'POST', headers: caller.headers, json: { scan_type: 'quick' } })
+    expect(created.status).toBe(201)
+    expect(created.body).toMatchObject({
+      repo_id: repository.id,
+      org_id: caller.orgId,
+      repo_name: 'vulnerable',
+      branch_name: 'main',
+      status: 'queued',
+      scan_type: 'quick',
+      active_models: ['sast', 'secrets'],
+      task_id: expect.stringMatching(/^\d+$/),
+      progress: 0,
+      created_by: 'erin',
+    })
+    const scanId = created.body.id as string
+
+    const status = await waitForScan(app, caller, scanId, isTerminal)
+    expect(status).toMatchObject({ scan_id: scanId, status: 'completed', progress: 100, files_total: 3, files_scanned: 3, error: null })
+    expect(status.issues_found).toBeGreaterThanOrEqual(2)
+
+    const task = await app.request(`/api/scans/${scanId}/task-status`, { headers: caller.headers })
+    expect(task.body).toMatchObject({ scan_id: scanId, task_id: created.body.task_id, status: 'completed' })
+
+    const logs = await app.request(`/api/scans/${scanId}/logs`, { headers: caller.headers })
+    const messages = logs.body.map((entry: { message: string }) => entry.message)
+    expect(messages[0]).toBe('Scan started')
+    expect(messages).toContain('Repository content fetched')
+    expect(messages.at(-1)).toMatch(/^Scan completed: \d+ issues$/)
+    const times = logs.body.map((entry: { timestamp: string }) => Date.parse(entry.timestamp))
+    expect([...times].sort((a, b) => a - b)).toEqual(times)
+    expect(logs.body[0]).toMatchObject({ id: expect.any(String), scan_id: scanId, level: 'info' })
+
+    const results = await app.request(`/api/scans/${scanId}/results`, { headers: caller.headers })
+    expect(results.status).toBe(200)
+    expect(results.body.scan_id).toBe(scanId)
+    expect(results.body.summary.total_issues).toBe(results.body.issues.length)
+    const files = results.body.issues.map((issue: { file_path: string }) => issue.file_path)
+    expect(files).toEqual(expect.arrayContaining(['app/views.py', 'web/server.js']))
+    const commandInjection = results.body.issues.find((issue: { category: string; file_path: string }) => issue.category === 'command-injection' && issue.file_path === 'app/views.py')
+    expect(commandInjection).toMatchObject({ scan_id: scanId, repo_id: repository.id, repo_name: 'vulnerable', scan_status: 'completed', model_used: 'parapet-sast/1.0' })
+
+    const repositories = await app.request('/api/repositories', { headers: caller.headers })
+    expect(repositories.body.all_repos[0]).toMatchObject({ last_scan_id: scanId, last_scan_status: 'completed' })
+  })
+
+  it('validates scan_type and active_models (422 listing the valid analyzers)', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const repository = await uploadProject(app, caller, vulnerableProject())
+    const badType = await app.request(`/api/scans/${repository.id}`, { method: 'POST', headers: caller.headers, json: { scan_type: 'deep' } })
+    expect(badType.status).toBe(422)
+    expect(badType.body.detail[0]).toMatchObject({ loc: ['body', 'scan_type'], type: 'enum' })
+    const badModel = await app.request(`/api/scans/${repository.id}`, { method: 'POST', headers: caller.headers, json: { scan_type: 'secrets', active_models: ['sast'] } })
+    expect(badModel.status).toBe(422)
+    expect(badModel.body.detail[0]).toMatchObject({ loc: ['body', 'active_models', 0], msg: "Unknown analyzer 'sast' for a secrets scan; valid: secrets" })
+  })
+
+  it('answers 400 for a repository id that is malformed, 404 unknown, 403 of another organization', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    expect((await app.request('/api/scans/nope', { method: 'POST', headers: caller.headers, json: {} })).status).toBe(400)
+    expect((await app.request(`/api/scans/${UNKNOWN_ID}`, { method: 'POST', headers: caller.headers, json: {} })).status).toBe(404)
+    const theirs = await makeRepository(app.db.orm)
+    const response = await app.request(`/api/scans/${theirs.id}`, { method: 'POST', headers: caller.headers, json: {} })
+    expect(response.status).toBe(403)
+    expectNoInternals(response)
+  })
+
+  it('gives exactly one 201 to 30 concurrent creates for a repository', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const repository = await uploadProject(app, caller, largeProject(300))
+    const responses = await Promise.all(Array.from({ length: 30 }, () => app.request(`/api/scans/${repository.id}`, { method: 'POST', headers: caller.headers, json: {} })))
+    const statuses = responses.map((response) => response.status)
+    expect(statuses.filter((status) => status === 201)).toHaveLength(1)
+    expect(statuses.filter((status) => status === 400)).toHaveLength(29)
+    expect(responses.find((response) => response.status === 400)?.body).toEqual({ detail: 'A scan is already running for this repository' })
+    const winner = responses.find((response) => response.status === 201)?.body
+    await waitForScan(app, caller, winner.id, isTerminal)
+  })
+})
+
+describe('POST /api/scans/{scan_id}/stop', () => {
+  it('stops a running scan within seconds; 400 once it is no longer running', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const repository = await uploadProject(app, caller, largeProject(3000))
+    const created = await app.request(`/api/scans/${repository.id}`, { method: 'POST', headers: caller.headers, json: {} })
+    await waitForScan(app, caller, created.body.id, (status) => status === 'running' || isTerminal(status))
+    const stopped = await app.request(`/api/scans/${created.body.id}/stop`, { method: 'POST', headers: caller.headers })
+    expect(stopped.status).toBe(200)
+    expect(stopped.body).toEqual({ message: 'Scan stopped', scan_id: created.body.id, status: 'stopped' })
+    const started = Date.now()
+    // the worker lets go of the job within 5 seconds: its task status is then final
+    while ((await app.request(`/api/scans/${created.body.id}/task-status`, { headers: caller.headers })).body.locked_at !== null) {
+      expect(Date.now() - started).toBeLessThan(5000)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    const task = await app.request(`/api/scans/${created.body.id}/task-status`, { headers: caller.headers })
+    expect(task.body.status).toBe('cancelled')
+    const again = await app.request(`/api/scans/${created.body.id}/stop`, { method: 'POST', headers: caller.headers })
+    expect(again.status).toBe(400)
+    expect(again.body).toEqual({ detail: 'Scan is not running (status: stopped)' })
+    const status = await app.request(`/api/scans/${created.body.id}/status`, { headers: caller.headers })
+    expect(status.body.status).toBe('stopped')
+    const results = await app.request(`/api/scans/${created.body.id}/results`, { headers: caller.headers })
+    expect(results.status).toBe(400)
+  })
+})
+
+describe('scan reads', () => {
+  it('list with org_id, status, limit and offset; 403 for another org_id', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const repository = await uploadProject(app, caller, vulnerableProject())
+    const first = await app.request(`/api/scans/${repository.id}`, { method: 'POST', headers: caller.headers, json: { scan_type: 'secrets' } })
+    await waitForScan(app, caller, first.body.id, isTerminal)
+    const second = await app.request(`/api/scans/${repository.id}`, { method: 'POST', headers: caller.headers, json: { scan_type: 'secrets' } })
+    await waitForScan(app, caller, second.body.id, isTerminal)
+
+    const all = await app.request(`/api/scans?org_id=${caller.orgId}`, { headers: caller.headers })
+    expect(all.body.map((scan: { id: string }) => scan.id)).toEqual([second.body.id, first.body.id])
+    expect((await app.request('/api/scans?limit=1&offset=1', { headers: caller.headers })).body.map((scan: { id: string }) => scan.id)).toEqual([first.body.id])
+    expect((await app.request('/api/scans?status=running', { headers: caller.headers })).body).toEqual([])
+    expect((await app.request('/api/scans?org_id=someone-else', { headers: caller.headers })).status).toBe(403)
+    expect((await app.request('/api/scans?limit=0', { headers: caller.headers })).status).toBe(422)
+    const stranger = await makeApiKeyPrincipal(app.db.orm)
+    expect((await app.request('/api/scans', { headers: stranger.headers })).body).toEqual([])
+    for (const suffix of ['status', 'task-status', 'logs', 'results']) {
+      const response = await app.request(`/api/scans/${first.body.id}/${suffix}`, { headers: stranger.headers })
+      expect(response.status, suffix).toBe(403)
+      expect(response.text).not.toContain(caller.orgId)
+      expect((await app.request(`/api/scans/${UNKNOWN_ID}/${suffix}`, { headers: caller.headers })).status).toBe(404)
+    }
+    expect((await app.request(`/api/scans/${first.body.id}/stop`, { method: 'POST', headers: stranger.headers })).status).toBe(403)
+  })
+
+  it('need write:scan', async () => {
+    const reader = await makeApiKeyPrincipal(app.db.orm, { scopes: ['read:repo', 'write:repo'] })
+    expect((await app.request('/api/scans', { headers: reader.headers })).status).toBe(403)
+    expect((await app.request(`/api/scans/${UNKNOWN_ID}/logs`, { headers: reader.headers })).status).toBe(403)
+  })
+})
+
+describe('triage carries over', () => {
+  it('to the issue with the same fingerprint in the next scan of the repository', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm, { userId: 'fay' })
+    const repository = await uploadProject(app, caller, vulnerableProject())
+    const first = await app.request(`/api/scans/${repository.id}`, { method: 'POST', headers: caller.headers, json: { scan_type: 'quick' } })
+    await waitForScan(app, caller, first.body.id, isTerminal)
+    const firstIssues = (await app.request(`/api/scans/${first.body.id}/results`, { headers: caller.headers })).body.issues
+    const [triaged, other] = firstIssues
+    await app.request('/api/issues/bulk', { method: 'PATCH', headers: caller.headers, json: { issue_ids: [triaged.id], severity: 'low', false_positive: true, notes: 'test helper only' } })
+    await app.request(`/api/issues/${other.id}`, { method: 'PATCH', headers: caller.headers, json: { exploitable: true } })
+
+    const second = await app.request(`/api/scans/${repository.id}`, { method: 'POST', headers: caller.headers, json: { scan_type: 'quick' } })
+    await waitForScan(app, caller, second.body.id, isTerminal)
+    const secondIssues = (await app.request(`/api/scans/${second.body.id}/results`, { headers: caller.headers })).body.issues
+    const byFingerprint = new Map(secondIssues.map((issue: { fingerprint: string }) => [issue.fingerprint, issue]))
+    expect(byFingerprint.get(triaged.fingerprint)).toMatchObject({ severity: 'low', false_positive: true, notes: [{ text: 'test helper only', author: 'fay' }] })
+    expect(byFingerprint.get(other.fingerprint)).toMatchObject({ exploitable: true, false_positive: false })
+    expect(secondIssues).toHaveLength(firstIssues.length)
+  })
+})

@@ -1,0 +1,164 @@
+/**
+ * The run_scan task: one scan, from queued to completed (or failed, or stopped).
+ *
+ * Invariants:
+ * - Only a queued scan starts (queued -> running is a conditional update): a stopped scan never runs.
+ * - A stop (NOTIFY on the cancel channel, or a progress write finding the scan no longer
+ *   running) aborts the engine between files; the task then returns normally.
+ * - A worker shutdown puts the scan back to queued and fails the attempt, so the queue runs
+ *   it again elsewhere.
+ * - Any other error marks the scan failed with its reason; the task returns normally (a scan
+ *   that failed once would fail again).
+ */
+import { availableParallelism, tmpdir } from 'node:os'
+import path from 'node:path'
+import fs from 'node:fs/promises'
+import { randomUUID } from 'node:crypto'
+import type { MikroORM } from '@mikro-orm/postgresql'
+import type { Task } from 'graphile-worker'
+import { parseRulesText, RuleValidationError, scanSources, type RuleDocument } from '../src/engine/index.ts'
+import { forkForOrg } from '../src/db/org-scope.ts'
+import { publishScanEvent } from '../src/events/event-hub.ts'
+import type { Logger } from '../src/logger.ts'
+import { Repository } from '../src/modules/repositories/repository.entity.ts'
+import { rulesetsOfRepository } from '../src/modules/rulesets/ruleset.service.ts'
+import { Scan, type ScanStatus } from '../src/modules/scans/scan.entity.ts'
+import type { RunScanPayload } from '../src/modules/scans/scan.service.ts'
+import { writeContentToFile } from '../src/modules/uploads/content-store.ts'
+import { readZipFiles } from '../src/modules/uploads/zip-archive.ts'
+import type { CancelRegistry } from './cancellations.ts'
+import { storeFindings } from './store-findings.ts'
+import { ScanProgressWriter } from './scan-progress.ts'
+
+export interface RunScanDependencies {
+  orm: MikroORM
+  cancellations: CancelRegistry
+  logger: Logger
+  maxFileBytes: number
+}
+
+const SHUTDOWN = 'worker shutdown'
+
+export function createRunScanTask(deps: RunScanDependencies): Task {
+  return async (rawPayload, helpers) => {
+    const payload = parsePayload(rawPayload)
+    const em = forkForOrg(deps.orm.em, payload.orgId)
+    const claimed = await em.nativeUpdate(
+      Scan,
+      { id: payload.scanId, status: 'queued' },
+      { status: 'running', startedAt: new Date(), heartbeatAt: new Date(), updatedAt: new Date(), error: null },
+    )
+    if (claimed === 0) return // stopped (or already handled) before it could start
+    await setRepositoryStatus(deps.orm, payload, 'running')
+
+    const controller = new AbortController()
+    const unregister = deps.cancellations.register(payload.scanId, controller)
+    const onShutdown = () => controller.abort(SHUTDOWN)
+    helpers.abortSignal?.addEventListener('abort', onShutdown)
+    const progress = new ScanProgressWriter(em, payload.scanId, payload.orgId, () => controller.abort('stopped'), deps.logger)
+    try {
+      await runScan(deps, payload, progress, controller.signal)
+    } catch (error) {
+      if (controller.signal.reason === SHUTDOWN) {
+        progress.log('warning', 'The worker is shutting down: the scan goes back to the queue')
+        await progress.stop()
+        await requeue(deps.orm, payload)
+        throw new Error('worker shut down during the scan; requeued')
+      }
+      if (controller.signal.aborted) {
+        progress.log('info', 'Scan stopped')
+        return
+      }
+      const reason = error instanceof Error ? error.message : String(error)
+      progress.log('error', `Scan failed: ${reason}`)
+      await progress.stop()
+      await finishScan(deps.orm, payload, 'failed', { error: reason })
+    } finally {
+      helpers.abortSignal?.removeEventListener('abort', onShutdown)
+      unregister()
+      await progress.stop()
+    }
+  }
+}
+
+async function runScan(deps: RunScanDependencies, payload: RunScanPayload, progress: ScanProgressWriter, signal: AbortSignal): Promise<void> {
+  const em = forkForOrg(deps.orm.em, payload.orgId)
+  const scan = await em.findOneOrFail(Scan, { id: payload.scanId })
+  const repository = await em.findOneOrFail(Repository, { id: scan.repository.id })
+  if (!scan.contentId) throw new Error('the uploaded content of the repository is missing')
+  progress.start(repository.fileCount)
+  progress.log('info', 'Scan started', { scan_type: scan.scanType, analyzers: scan.activeModels, files: repository.fileCount })
+
+  const extraRules = await rulesOfLinkedRulesets(em, repository.id, progress)
+  const zipPath = path.join(tmpdir(), `parapet-scan-${randomUUID()}.zip`)
+  try {
+    await writeContentToFile(em, scan.contentId, zipPath)
+    progress.log('info', 'Repository content fetched', { bytes: repository.sizeBytes })
+    signal.throwIfAborted()
+    const report = await scanSources(readZipFiles(zipPath), {
+      analyzers: scan.activeModels as ('sast' | 'secrets')[],
+      extraRules,
+      maxFileBytes: deps.maxFileBytes,
+      threads: Math.min(2, availableParallelism()),
+      signal,
+      onProgress: ({ filesScanned, filesTotal }) => progress.setProgress(filesScanned, filesTotal),
+      onLog: (event) => progress.log(event.level, event.message, event.data),
+    })
+    signal.throwIfAborted()
+    progress.log('info', 'Analysis finished', { findings: report.findings.length, files_scanned: report.stats.filesScanned, skipped: report.stats.skipped, suppressed: report.stats.suppressed, duration_ms: report.durationMs })
+    const stored = await storeFindings(em, scan, report.findings, (count) => progress.log('debug', `Stored ${count} of ${report.findings.length} issues`))
+    progress.setProgress(report.stats.filesTotal, report.stats.filesTotal)
+    progress.log('info', `Scan completed: ${stored} issues`)
+    await progress.stop()
+    await finishScan(deps.orm, payload, 'completed', { issuesCount: stored, filesScanned: report.stats.filesTotal, filesTotal: report.stats.filesTotal })
+  } finally {
+    await fs.rm(zipPath, { force: true })
+  }
+}
+
+async function rulesOfLinkedRulesets(em: ReturnType<typeof forkForOrg>, repoId: string, progress: ScanProgressWriter): Promise<RuleDocument[]> {
+  const rulesets = await rulesetsOfRepository(em, repoId)
+  const rules: RuleDocument[] = []
+  for (const ruleset of rulesets) {
+    try {
+      rules.push(...parseRulesText(ruleset.rulesText, ruleset.name))
+    } catch (error) {
+      const reason = error instanceof RuleValidationError ? error.message : String(error)
+      progress.log('error', `Ruleset "${ruleset.name}" skipped: ${reason}`)
+    }
+  }
+  if (rulesets.length > 0) progress.log('info', `Rulesets loaded: ${rulesets.length} (${rules.length} rules)`, { rulesets: rulesets.map((ruleset) => ruleset.name) })
+  return rules
+}
+
+/** Terminal status, unless the scan was stopped meanwhile (a stop wins). */
+async function finishScan(orm: MikroORM, payload: RunScanPayload, status: 'completed' | 'failed', fields: { issuesCount?: number; filesScanned?: number; filesTotal?: number; error?: string }): Promise<void> {
+  const em = forkForOrg(orm.em, payload.orgId)
+  const finished = await em.nativeUpdate(
+    Scan,
+    { id: payload.scanId, status: 'running' },
+    { status, completedAt: new Date(), updatedAt: new Date(), ...(status === 'completed' && { progress: 100 }), ...fields },
+  )
+  if (finished > 0) await setRepositoryStatus(orm, payload, status)
+  await publishScanEvent(em, { kind: 'scan', scanId: payload.scanId, orgId: payload.orgId })
+}
+
+async function requeue(orm: MikroORM, payload: RunScanPayload): Promise<void> {
+  const em = forkForOrg(orm.em, payload.orgId)
+  await em.nativeUpdate(Scan, { id: payload.scanId, status: 'running' }, { status: 'queued', startedAt: null, heartbeatAt: null, updatedAt: new Date() })
+  await setRepositoryStatus(orm, payload, 'queued')
+  await publishScanEvent(em, { kind: 'scan', scanId: payload.scanId, orgId: payload.orgId })
+}
+
+async function setRepositoryStatus(orm: MikroORM, payload: RunScanPayload, status: ScanStatus): Promise<void> {
+  const em = forkForOrg(orm.em, payload.orgId)
+  const scan = await em.findOne(Scan, { id: payload.scanId })
+  if (!scan) return
+  await em.nativeUpdate(Repository, { id: scan.repository.id, lastScanId: payload.scanId }, { lastScanStatus: status })
+}
+
+function parsePayload(payload: unknown): RunScanPayload {
+  const value = payload as Partial<RunScanPayload> | null
+  if (typeof value?.scanId !== 'string' || typeof value.orgId !== 'string') throw new Error('run_scan needs {scanId, orgId}')
+  return { scanId: value.scanId, orgId: value.orgId }
+}
