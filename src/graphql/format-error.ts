@@ -26,9 +26,16 @@ export function graphQLErrorCode(error: DomainError): string {
   return CODES[error.kind]
 }
 
+/** The error a resolver (or a subscription's event stream, which carries no path) threw. */
+function originalOf(error: unknown): unknown {
+  let current = error
+  while (current instanceof GraphQLError && current.originalError) current = current.originalError
+  return current
+}
+
 export function createErrorFormatter(logger: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const original = unwrapResolverError(error)
+    const original = originalOf(unwrapResolverError(error))
     const base = { message: formatted.message, ...(formatted.locations && { locations: formatted.locations }), ...(formatted.path && { path: formatted.path }) }
     if (original instanceof DomainError) {
       return {

@@ -97,6 +97,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       // the same error mapping as HTTP: codes and statuses, internals masked
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors ? { ...result, errors: result.errors.map((error) => formatError(error.toJSON(), error)) } : result,
+      onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatError(error.toJSON(), error)),
     },
     wsServer,
   )

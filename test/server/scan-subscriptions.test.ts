@@ -1,0 +1,132 @@
+/**
+ * Live scan events over graphql-ws: a scan's logs (past first, then live), its status, and the
+ * organization's feed; credentials checked on subscribe; nothing of another organization.
+ */
+import type { Client } from 'graphql-ws'
+import { describe, expect, it } from 'vitest'
+import { ApiKey } from '../../src/modules/api-keys/api-key.entity.ts'
+import { revokeApiKey } from '../../src/modules/api-keys/api-key.service.ts'
+import { useTestApp } from '../support/app.ts'
+import { makeApiKeyPrincipal } from '../support/factories.ts'
+import { isTerminal, largeProject, uploadProject, vulnerableProject, waitForScan } from '../support/scans.ts'
+
+const app = useTestApp({ worker: true })
+
+interface Collected {
+  values: any[]
+  done: Promise<void>
+  error?: unknown
+}
+
+function collect(client: Client, query: string, variables: Record<string, unknown> = {}): Collected {
+  const collected: Collected = { values: [], done: Promise.resolve() }
+  collected.done = new Promise((resolve, reject) => {
+    client.subscribe({ query, variables }, {
+      next: (value) => {
+        if (value.errors) collected.error = value.errors
+        else collected.values.push(value.data)
+      },
+      error: (error) => {
+        collected.error = error
+        reject(error)
+      },
+      complete: resolve,
+    })
+  })
+  return collected
+}
+
+describe('Subscription.scanLogs', () => {
+  it('sends the past entries, then the live ones, and completes when the scan ends', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const repository = await uploadProject(app, caller, largeProject(400))
+    const created = await app.request(`/api/scans/${repository.id}`, { method: 'POST', headers: caller.headers, json: { scan_type: 'quick' } })
+    const client = app.websocket({ apiKey: caller.headers['X-API-Key'] })
+    const live = collect(client, 'subscription($id: ID!) { scanLogs(scanId: $id) { id scanId level message timestamp } }', { id: created.body.id })
+    await live.done
+    const messages = live.values.map((value) => value.scanLogs.message)
+    expect(messages[0]).toBe('Scan started')
+    expect(messages.at(-1)).toMatch(/^Scan completed/)
+    const stored = await app.request(`/api/scans/${created.body.id}/logs`, { headers: caller.headers })
+    expect(live.values.map((value) => value.scanLogs.id)).toEqual(stored.body.map((entry: { id: string }) => entry.id))
+
+    const late = collect(client, 'subscription($id: ID!) { scanLogs(scanId: $id) { message } }', { id: created.body.id })
+    await late.done
+    expect(late.values.map((value) => value.scanLogs.message)).toEqual(messages)
+  })
+})
+
+describe('Subscription.scanStatus', () => {
+  it('sends every change up to the final status', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const repository = await uploadProject(app, caller, largeProject(400))
+    const created = await app.request(`/api/scans/${repository.id}`, { method: 'POST', headers: caller.headers, json: {} })
+    const client = app.websocket({ apiKey: caller.headers['X-API-Key'] })
+    const updates = collect(client, 'subscription($id: ID!) { scanStatus(scanId: $id) { scanId status progress filesScanned filesTotal issuesFound } }', { id: created.body.id })
+    await updates.done
+    const statuses = updates.values.map((value) => value.scanStatus.status)
+    expect(statuses.at(-1)).toBe('COMPLETED')
+    expect(statuses).toContain('RUNNING')
+    const progress = updates.values.map((value) => value.scanStatus.progress)
+    expect([...progress].sort((a, b) => a - b)).toEqual(progress)
+    expect(updates.values.at(-1).scanStatus).toMatchObject({ progress: 100, filesScanned: 400, filesTotal: 400 })
+  })
+})
+
+describe('Subscription.scanEvents', () => {
+  it("feeds the organization's scan events, and none of another organization", async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const stranger = await makeApiKeyPrincipal(app.db.orm)
+    const client = app.websocket({ apiKey: caller.headers['X-API-Key'] })
+    const feed: any[] = []
+    const unsubscribe = client.subscribe({ query: 'subscription { scanEvents { kind scan { id orgId status } } }' }, { next: (value) => feed.push(value.data), error: () => undefined, complete: () => undefined })
+    await new Promise((resolve) => setTimeout(resolve, 300))
+
+    const theirRepository = await uploadProject(app, stranger, vulnerableProject())
+    const theirs = await app.request(`/api/scans/${theirRepository.id}`, { method: 'POST', headers: stranger.headers, json: { scan_type: 'secrets' } })
+    const repository = await uploadProject(app, caller, vulnerableProject())
+    const mine = await app.request(`/api/scans/${repository.id}`, { method: 'POST', headers: caller.headers, json: { scan_type: 'secrets' } })
+    await waitForScan(app, caller, mine.body.id, isTerminal)
+    await waitForScan(app, stranger, theirs.body.id, isTerminal)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    unsubscribe()
+
+    expect(feed.every((event) => event.scanEvents.scan.orgId === caller.orgId)).toBe(true)
+    expect(feed.some((event) => event.scanEvents.scan.id === mine.body.id && event.scanEvents.scan.status === 'COMPLETED')).toBe(true)
+    expect(feed.some((event) => event.scanEvents.kind === 'LOG')).toBe(true)
+    expect(JSON.stringify(feed)).not.toContain(theirs.body.id)
+  })
+})
+
+describe('subscribing', () => {
+  it("refuses another organization's scan, a missing scope, and a key revoked since connecting", async () => {
+    const owner = await makeApiKeyPrincipal(app.db.orm)
+    const repository = await uploadProject(app, owner, vulnerableProject())
+    const created = await app.request(`/api/scans/${repository.id}`, { method: 'POST', headers: owner.headers, json: { scan_type: 'secrets' } })
+
+    const stranger = await makeApiKeyPrincipal(app.db.orm)
+    const foreign = collect(app.websocket({ apiKey: stranger.headers['X-API-Key'] }), 'subscription($id: ID!) { scanStatus(scanId: $id) { status } }', { id: created.body.id })
+    await foreign.done.catch(() => undefined)
+    expect(JSON.stringify(foreign.error)).toContain('FORBIDDEN')
+    expect(foreign.values).toEqual([])
+
+    const reader = await makeApiKeyPrincipal(app.db.orm, { orgId: owner.orgId, scopes: ['read:repo'] })
+    const unscoped = collect(app.websocket({ apiKey: reader.headers['X-API-Key'] }), 'subscription($id: ID!) { scanStatus(scanId: $id) { status } }', { id: created.body.id })
+    await unscoped.done.catch(() => undefined)
+    expect(JSON.stringify(unscoped.error)).toContain('FORBIDDEN')
+
+    const revocable = await makeApiKeyPrincipal(app.db.orm, { orgId: owner.orgId })
+    const client = app.websocket({ apiKey: revocable.headers['X-API-Key'] })
+    // a long-lived subscription keeps the connection open while the key is revoked
+    const holdOpen = client.subscribe({ query: 'subscription { scanEvents { kind } }' }, { next: () => undefined, error: () => undefined, complete: () => undefined })
+    const first = collect(client, 'subscription($id: ID!) { scanStatus(scanId: $id) { status } }', { id: created.body.id })
+    await first.done
+    const record = await app.db.orm.em.fork().findOneOrFail(ApiKey, { userId: revocable.userId })
+    await revokeApiKey(app.db.orm.em.fork(), record.id)
+    const second = collect(client, 'subscription($id: ID!) { scanStatus(scanId: $id) { status } }', { id: created.body.id })
+    await second.done.catch(() => undefined)
+    expect(JSON.stringify(second.error)).toContain('UNAUTHENTICATED')
+    expect(second.values).toEqual([])
+    holdOpen()
+  })
+})
