@@ -8,11 +8,19 @@ const app = useTestApp()
 
 /** The spec's routes this document must describe (method, path), with their success status. */
 const SPEC_ROUTES: [string, string, string][] = [
+  ['post', '/api/upload', '200'],
   ['get', '/api/repositories', '200'],
   ['delete', '/api/repositories/{repo_id}', '204'],
   ['get', '/api/repositories/{repo_id}/summary', '200'],
   ['get', '/api/repositories/summaries', '200'],
   ['get', '/api/repositories/{repo_id}/issues', '200'],
+  ['post', '/api/scans/{repo_id}', '201'],
+  ['get', '/api/scans', '200'],
+  ['post', '/api/scans/{scan_id}/stop', '200'],
+  ['get', '/api/scans/{scan_id}/status', '200'],
+  ['get', '/api/scans/{scan_id}/task-status', '200'],
+  ['get', '/api/scans/{scan_id}/results', '200'],
+  ['get', '/api/scans/{scan_id}/logs', '200'],
   ['get', '/api/issues', '200'],
   ['get', '/api/issues/summary', '200'],
   ['patch', '/api/issues/bulk', '200'],
@@ -55,6 +63,10 @@ describe('GET /openapi.json', () => {
     expect(bulk.required).toEqual(['issue_ids'])
     expect(bulk.properties.issue_ids).toMatchObject({ type: 'array', minItems: 1, maxItems: 100 })
     expect(bulk.properties.notes.anyOf[0]).toMatchObject({ maxLength: 1000 })
+    expect(SPEC_ROUTES).toHaveLength(22)
+    const upload = paths['/api/upload'].post.requestBody.content['multipart/form-data'].schema
+    expect(upload.required).toEqual(['file', 'repo_name', 'branch_name'])
+    expect(upload.properties.file).toMatchObject({ type: 'string', format: 'binary' })
     expect(paths['/api/repositories'].get.responses['200'].content['application/json'].schema).toEqual({
       type: 'object',
       properties: { all_repos: { type: 'array', items: { $ref: '#/components/schemas/Repository' } } },

@@ -175,3 +175,47 @@ describe('triage carries over', () => {
     expect(secondIssues).toHaveLength(firstIssues.length)
   })
 })
+
+describe('the same operations in GraphQL', () => {
+  it('create, read and stop scans with the records REST gives', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const repository = await uploadProject(app, caller, vulnerableProject())
+    const created = await app.graphql(
+      'mutation($repoId: ID!) { createScan(repoId: $repoId, input: { scanType: SECRETS }) { id status scanType activeModels taskId repoName } }',
+      { repoId: repository.id },
+      caller.headers,
+    )
+    expect(created.body.errors).toBeUndefined()
+    const scan = created.body.data.createScan
+    expect(scan).toMatchObject({ status: 'QUEUED', scanType: 'SECRETS', activeModels: ['secrets'], taskId: expect.stringMatching(/^\d+$/) })
+    await waitForScan(app, caller, scan.id, isTerminal)
+
+    const read = await app.graphql(
+      `query($id: ID!) {
+        scan(id: $id) { id status progress issuesCount }
+        scanStatus(id: $id) { scanId status progress filesScanned filesTotal issuesFound error }
+        scanTaskStatus(id: $id) { status taskId }
+        scanLogs(id: $id) { message level }
+        scanResults(id: $id) { scanId status summary { totalIssues issuesBySeverity } issues { id } }
+      }`,
+      { id: scan.id },
+      caller.headers,
+    )
+    expect(read.body.errors).toBeUndefined()
+    const rest = (await app.request(`/api/scans/${scan.id}/status`, { headers: caller.headers })).body
+    expect(read.body.data.scanStatus).toEqual({
+      scanId: rest.scan_id, status: rest.status.toUpperCase(), progress: rest.progress, filesScanned: rest.files_scanned,
+      filesTotal: rest.files_total, issuesFound: rest.issues_found, error: rest.error,
+    })
+    expect(read.body.data.scanTaskStatus).toEqual({ status: 'COMPLETED', taskId: scan.taskId })
+    expect(read.body.data.scanLogs[0]).toEqual({ message: 'Scan started', level: 'INFO' })
+    expect(read.body.data.scanResults.summary.totalIssues).toBe(read.body.data.scanResults.issues.length)
+
+    const stop = await app.graphql('mutation($id: ID!) { stopScan(id: $id) { status } }', { id: scan.id }, caller.headers)
+    expect(stop.body.errors[0].extensions).toEqual({ code: 'BAD_REQUEST', status: 400 })
+    const busy = await app.graphql('mutation($repoId: ID!) { a: createScan(repoId: $repoId) { id } }', { repoId: repository.id }, caller.headers)
+    const second = await app.graphql('mutation($repoId: ID!) { createScan(repoId: $repoId) { id } }', { repoId: repository.id }, caller.headers)
+    expect(second.body.errors[0]).toMatchObject({ message: 'A scan is already running for this repository', extensions: { code: 'BAD_REQUEST' } })
+    await app.graphql('mutation($id: ID!) { stopScan(id: $id) { status } }', { id: busy.body.data.a.id }, caller.headers)
+  })
+})
