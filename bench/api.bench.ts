@@ -82,7 +82,7 @@ async function openServer(): Promise<{ url: string; stop: () => Promise<void> }>
 
 function startChild(script: string, env: Record<string, string>): Promise<ChildProcess> {
   // both servers run as in production (graphql skips its development-mode checks)
-  const child = fork(path.join(import.meta.dirname, script), { env: { ...process.env, NODE_ENV: 'production', ...env }, execArgv: ['--import', 'tsx'] })
+  const child = fork(path.join(import.meta.dirname, script), { env: { ...process.env, NODE_ENV: 'production', ...env }, execArgv: ['--max-semi-space-size=2', '--max-old-space-size=1024', '--import', 'tsx'] })
   return new Promise((resolve, reject) => {
     child.once('message', () => resolve(child))
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)))

@@ -79,8 +79,8 @@ describe('two API processes and two workers on one database', () => {
     form.set('branch_name', 'main')
     const { makeZip } = await import('../support/zips.ts')
     form.set('file', new Blob([await makeZip({ ...vulnerableProject(), ...largeProject(300) })]), 'repo.zip')
-    const uploaded = await (await fetch(`${api1.url}/api/upload`, { method: 'POST', headers: caller.headers, body: form })).json()
-    const created = await (await fetch(`${api1.url}/api/scans/${uploaded.id}`, { method: 'POST', headers: { ...caller.headers, 'content-type': 'application/json' }, body: '{}' })).json()
+    const uploaded = (await (await fetch(`${api1.url}/api/upload`, { method: 'POST', headers: caller.headers, body: form })).json()) as { id: string }
+    const created = (await (await fetch(`${api1.url}/api/scans/${uploaded.id}`, { method: 'POST', headers: { ...caller.headers, 'content-type': 'application/json' }, body: '{}' })).json()) as { id: string }
 
     const client = createClient({ url: api2.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { apiKey: caller.headers['X-API-Key'] }, retryAttempts: 0 })
     const logs: string[] = []

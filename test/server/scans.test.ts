@@ -219,3 +219,36 @@ describe('the same operations in GraphQL', () => {
     await app.graphql('mutation($id: ID!) { stopScan(id: $id) { status } }', { id: busy.body.data.a.id }, caller.headers)
   })
 })
+
+describe('rulesets in scans', () => {
+  it('run with the built-in rules on the repositories they are linked to', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const linked = await uploadProject(app, caller, { 'src/pay.js': 'function pay(a) {\n  legacyTransfer(a)\n}\n' })
+    const unlinked = await uploadProject(app, caller, { 'src/pay.js': 'function pay(a) {\n  legacyTransfer(a)\n}\n' })
+    const rules = `id: team.legacy-transfer
+language: javascript
+rule: { pattern: legacyTransfer($X) }
+severity: medium
+message: legacyTransfer($X) skips the fraud checks
+title: Legacy transfer API
+category: trust-boundary
+cwe: [CWE-501]
+owasp: "A04:2021 - Insecure Design"
+cvss: 5.3
+confidence: 0.9
+remediation: Call transfer() instead.
+`
+    const ruleset = await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'payments', rules_text: rules, repo_ids: [linked.id] } })
+    expect(ruleset.status).toBe(201)
+    const results = async (repoId: string) => {
+      const created = await app.request(`/api/scans/${repoId}`, { method: 'POST', headers: caller.headers, json: { scan_type: 'quick' } })
+      await waitForScan(app, caller, created.body.id, isTerminal)
+      return (await app.request(`/api/scans/${created.body.id}/results`, { headers: caller.headers })).body
+    }
+    const withRuleset = await results(linked.id)
+    expect(withRuleset.issues).toEqual([
+      expect.objectContaining({ file_path: 'src/pay.js', line_number: 2, title: 'Legacy transfer API', description: 'legacyTransfer(a) skips the fraud checks', category: 'trust-boundary', severity: 'medium' }),
+    ])
+    expect((await results(unlinked.id)).issues).toEqual([])
+  })
+})

@@ -3,7 +3,6 @@
  * GraphQL input check share them) and, for rules_text, the engine's rule parser.
  */
 import { z } from 'zod'
-import { parseRulesText, RuleValidationError } from '../../engine/index.ts'
 import { ValidationError } from '../../errors.ts'
 import { parseInput } from '../../http/rest/validation.ts'
 import type { RulesetInput } from './ruleset.service.ts'
@@ -27,16 +26,18 @@ export const updateRulesetBody = z.object({
 const graphqlCreate = z.object({ name, rulesText, description: description.nullish(), repoIds: repoIds.nullish() })
 const graphqlUpdate = z.object({ name: name.nullish(), rulesText: rulesText.nullish(), description: description.nullish(), repoIds: repoIds.nullish() })
 
-export function checkRulesetInput(input: RulesetInput, mode: 'create'): RulesetInput & { name: string; rulesText: string }
-export function checkRulesetInput(input: RulesetInput, mode: 'update'): RulesetInput
-export function checkRulesetInput(input: RulesetInput, mode: 'create' | 'update'): RulesetInput {
+export async function checkRulesetInput(input: RulesetInput, mode: 'create'): Promise<RulesetInput & { name: string; rulesText: string }>
+export async function checkRulesetInput(input: RulesetInput, mode: 'update'): Promise<RulesetInput>
+export async function checkRulesetInput(input: RulesetInput, mode: 'create' | 'update'): Promise<RulesetInput> {
   const checked = parseInput(mode === 'create' ? graphqlCreate : graphqlUpdate, input, 'body')
-  if (checked.rulesText != null) checkRules(checked.rulesText)
+  if (checked.rulesText != null) await checkRules(checked.rulesText)
   return checked
 }
 
 /** The engine's rule parser decides; every problem is reported, each naming its rule and line. */
-function checkRules(text: string): void {
+async function checkRules(text: string): Promise<void> {
+  // the parser brings the syntax-tree engine with it: API processes load it on the first ruleset write only
+  const { parseRulesText, RuleValidationError } = await import('../../engine/rules-loader.ts')
   try {
     parseRulesText(text, 'rules_text')
   } catch (error) {

@@ -5,7 +5,8 @@
  */
 import { UniqueConstraintViolationException } from '@mikro-orm/core'
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { AVAILABLE_ANALYZERS, type AnalyzerName } from '../../engine/index.ts'
+import { AVAILABLE_ANALYZERS } from '../../engine/analyzer.ts'
+import type { AnalyzerName } from '../../engine/types.ts'
 import { existsInOtherOrg, orgOf } from '../../db/org-scope.ts'
 import { publishCancel, publishScanEvent } from '../../events/event-hub.ts'
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.ts'

@@ -10,7 +10,7 @@ import type { EntityManager } from '@mikro-orm/postgresql'
 import { orgOf } from '../../db/org-scope.ts'
 import type { SpooledFile } from './zip-archive.ts'
 
-const CHUNK_BYTES = 1024 * 1024
+const CHUNK_BYTES = 256 * 1024
 
 /** Stores a spooled upload for a repository, inside the caller's transaction; returns the content id. */
 export async function storeContent(em: EntityManager, repoId: string, file: SpooledFile): Promise<string> {
