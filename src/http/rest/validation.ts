@@ -42,7 +42,7 @@ export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unkn
 function toValidationIssue(issue: z.core.$ZodIssue, location: Location, input: unknown): ValidationIssue {
   const loc = [location, ...issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part))]
   const received = valueAt(input, issue.path)
-  if (received === undefined && issue.code !== 'unrecognized_keys') return { loc, msg: 'Field required', type: 'missing' }
+  if (issue.code !== 'unrecognized_keys' && isMissing(input, issue.path)) return { loc, msg: 'Field required', type: 'missing' }
   switch (issue.code) {
     case 'invalid_type':
       return typeIssue(loc, issue.expected)
@@ -103,6 +103,15 @@ function boundIssue(loc: ValidationIssue['loc'], origin: string, side: 'min' | '
   return inclusive
     ? { loc, msg: `Input should be less than or equal to ${limit}`, type: 'less_than_equal' }
     : { loc, msg: `Input should be less than ${limit}`, type: 'less_than' }
+}
+
+/** The field is absent from the input (not merely invalid): its parent exists and lacks the key. */
+function isMissing(input: unknown, path: readonly PropertyKey[]): boolean {
+  if (path.length === 0) return input === undefined
+  const parent = valueAt(input, path.slice(0, -1))
+  const key = path[path.length - 1] as PropertyKey
+  if (parent === undefined) return true
+  return parent !== null && typeof parent === 'object' && (!(key in parent) || (parent as Record<PropertyKey, unknown>)[key] === undefined)
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
