@@ -29,7 +29,7 @@ const UPLOAD_BYTES = 200 * 1024 * 1024
 const SCAN_LINES = Number(process.env['BENCH_LINES'] ?? 1_000_000)
 const WORKER_THREADS = Math.min(2, os.availableParallelism())
 /** as `npm run api` / `npm run worker` start them (package.json) */
-const SERVICE_NODE_FLAGS = ['--max-semi-space-size=2', '--max-old-space-size=1024']
+const NODE_FLAGS = { api: ['--max-semi-space-size=2', '--max-old-space-size=1024'], worker: ['--max-old-space-size=2048'] }
 
 async function main(): Promise<void> {
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'parapet-pipeline-'))
@@ -127,7 +127,7 @@ async function openServer(work: string): Promise<{ url: string; stop: () => Prom
 }
 
 function startProcess(role: 'api' | 'worker', env: Record<string, string>, ready: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', 'src/main.ts', '--role', role], { env: { ...process.env, ...env }, cwd: path.join(import.meta.dirname, '..') })
+  const child = spawn(process.execPath, [...NODE_FLAGS[role], '--import', 'tsx', 'src/main.ts', '--role', role], { env: { ...process.env, ...env }, cwd: path.join(import.meta.dirname, '..') })
   let output = ''
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {
