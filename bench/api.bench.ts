@@ -6,13 +6,12 @@
  * baseline's throughput, p99 under 50 ms. Results go to docs/benchmarks.md (## API).
  */
 import { fork, type ChildProcess } from 'node:child_process'
-import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
-import pg from 'pg'
-import { findFreePort, startEmbeddedDatabase } from '../src/db/embedded.ts'
-import { connectDatabase, migrateDatabase } from '../src/db/orm.ts'
+import { createMigratedDatabase, startScratchServer } from '../src/db/admin.ts'
+import { findFreePort } from '../src/db/embedded.ts'
+import { connectDatabase } from '../src/db/orm.ts'
 import { createApiKey } from '../src/modules/api-keys/api-key.service.ts'
 import { BENCH_ORG, seedIssues } from './api/seed.ts'
 import { writeMarkdownSection } from './lib/markdown-section.ts'
@@ -35,14 +34,12 @@ interface Measurement {
 }
 
 async function main(): Promise<void> {
-  const { url, stop } = await openServer()
-  const database = `parapet_bench_${Date.now().toString(36)}`
-  await adminQuery(url, `create database ${database}`)
-  const databaseUrl = Object.assign(new URL(url), { pathname: `/${database}` }).toString()
+  const server = await startScratchServer()
+  const database = await createMigratedDatabase(server.url, `parapet_bench_${Date.now().toString(36)}`)
+  const databaseUrl = database.url
   const children: ChildProcess[] = []
   try {
     const orm = await connectDatabase({ url: databaseUrl, poolSize: 2 })
-    await migrateDatabase(orm)
     const { key } = await createApiKey(orm.em.fork(), { orgId: BENCH_ORG, userId: 'bench', scopes: ['read:repo'] })
     await orm.close()
     console.log('seeding 100,000 issues...')
@@ -67,18 +64,11 @@ async function main(): Promise<void> {
     report(results)
   } finally {
     for (const child of children) child.kill('SIGTERM')
-    await adminQuery(url, `drop database if exists ${database} with (force)`)
-    await stop()
+    await database.drop()
+    await server.stop()
   }
 }
 
-async function openServer(): Promise<{ url: string; stop: () => Promise<void> }> {
-  if (process.env['DATABASE_URL']) return { url: process.env['DATABASE_URL'], stop: async () => undefined }
-  const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'parapet-bench-'))
-  await fs.chmod(folder, 0o755)
-  const embedded = await startEmbeddedDatabase({ dataDir: path.join(folder, 'pg'), port: await findFreePort(), ephemeral: true })
-  return { url: embedded.url, stop: async () => { await embedded.stop(); await fs.rm(folder, { recursive: true, force: true }) } }
-}
 
 function startChild(script: string, env: Record<string, string>): Promise<ChildProcess> {
   // both servers run as in production (graphql skips its development-mode checks)
@@ -124,14 +114,5 @@ function report(results: Measurement[]): void {
   console.log('\n' + body)
 }
 
-async function adminQuery(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    await client.query(sql)
-  } finally {
-    await client.end()
-  }
-}
 
 await main()

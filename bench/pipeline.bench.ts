@@ -15,10 +15,10 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { pipeline } from 'node:stream/promises'
-import pg from 'pg'
 import yazl from 'yazl'
-import { findFreePort, startEmbeddedDatabase } from '../src/db/embedded.ts'
-import { connectDatabase, migrateDatabase } from '../src/db/orm.ts'
+import { createMigratedDatabase, startScratchServer } from '../src/db/admin.ts'
+import { findFreePort } from '../src/db/embedded.ts'
+import { connectDatabase } from '../src/db/orm.ts'
 import { scanSources } from '../src/engine/index.ts'
 import { createApiKey } from '../src/modules/api-keys/api-key.service.ts'
 import { readZipFiles } from '../src/modules/uploads/zip-archive.ts'
@@ -34,14 +34,12 @@ const NODE_FLAGS = { api: ['--max-semi-space-size=2', '--max-old-space-size=1024
 async function main(): Promise<void> {
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'parapet-pipeline-'))
   await fs.chmod(work, 0o755)
-  const server = await openServer(work)
-  const database = `parapet_pipeline_${Date.now().toString(36)}`
-  await adminQuery(server.url, `create database ${database}`)
-  const databaseUrl = Object.assign(new URL(server.url), { pathname: `/${database}` }).toString()
+  const server = await startScratchServer()
+  const database = await createMigratedDatabase(server.url, `parapet_pipeline_${Date.now().toString(36)}`)
+  const databaseUrl = database.url
   const children: ChildProcess[] = []
   try {
     const orm = await connectDatabase({ url: databaseUrl, poolSize: 2 })
-    await migrateDatabase(orm)
     const { key } = await createApiKey(orm.em.fork(), { orgId: 'org-pipeline', userId: 'bench', scopes: ['write:repo', 'write:scan', 'read:repo'] })
     await orm.close()
     const headers = { 'X-API-Key': key }
@@ -114,17 +112,12 @@ async function main(): Promise<void> {
   } finally {
     for (const child of children) child.kill('SIGTERM')
     await new Promise((resolve) => setTimeout(resolve, 1000))
-    await adminQuery(server.url, `drop database if exists ${database} with (force)`)
+    await database.drop()
     await server.stop()
     await fs.rm(work, { recursive: true, force: true })
   }
 }
 
-async function openServer(work: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  if (process.env['DATABASE_URL']) return { url: process.env['DATABASE_URL'], stop: async () => undefined }
-  const embedded = await startEmbeddedDatabase({ dataDir: path.join(work, 'pg'), port: await findFreePort(), ephemeral: true })
-  return { url: embedded.url, stop: () => embedded.stop() }
-}
 
 function startProcess(role: 'api' | 'worker', env: Record<string, string>, ready: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, [...NODE_FLAGS[role], '--import', 'tsx', 'src/main.ts', '--role', role], { env: { ...process.env, ...env }, cwd: path.join(import.meta.dirname, '..') })
@@ -182,14 +175,5 @@ async function zipFolder(folder: string, file: string): Promise<void> {
   await pipeline(zip.outputStream, createWriteStream(file))
 }
 
-async function adminQuery(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    await client.query(sql)
-  } finally {
-    await client.end()
-  }
-}
 
 await main()

@@ -5,21 +5,9 @@
 import { describe, expect, it } from 'vitest'
 import { runOverWebSocket, useTestApp } from '../support/app.ts'
 import { makeApiKeyPrincipal, makeIssue, makeRepository, makeScan, makeSummary } from '../support/factories.ts'
+import { EVAL_RULES } from '../support/rules.ts'
 
 const app = useTestApp({ queryLimits: { maxDepth: 4, maxCost: 600 } })
-const VALID_RULES = `id: team.no-eval
-language: javascript
-rule: { pattern: eval($X) }
-severity: high
-message: eval of $X
-title: eval
-category: code-injection
-cwe: [CWE-95]
-owasp: "A03:2021 - Injection"
-cvss: 8.1
-confidence: 0.9
-remediation: Do not evaluate strings.
-`
 
 const SHALLOW = `{ issues(perPage: 5) { total issues { id repository { id } } } }`
 const TOO_DEEP = `{ issues { issues { scan { repository { id } } } } }`
@@ -86,7 +74,7 @@ describe('REST and GraphQL parity', () => {
     const scan = await makeScan(app.db.orm, repository)
     const issue = await makeIssue(app.db.orm, scan, { dataFlow: { steps: [{ file: 'a.py', line: 1 }] } })
     await app.request(`/api/issues/${issue.id}`, { method: 'PATCH', headers: caller.headers, json: { exploitable: true, notes: 'seen' } })
-    await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'parity', rules_text: VALID_RULES, repo_ids: [repository.id] } })
+    await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'parity', rules_text: EVAL_RULES, repo_ids: [repository.id] } })
     const enums = new Set(['lastScanStatus', 'severity', 'scanStatus'])
     const graphqlIssueFields = `id scanId repoId ruleId fingerprint filePath lineNumber category severity confidence title description columnStart columnEnd
       explanation codeSnippet contextBefore contextAfter remediation remediationCode cweIds owaspCategory cvssScore tags modelUsed dataFlow

@@ -2,23 +2,11 @@
 import { describe, expect, it } from 'vitest'
 import { expectNoInternals, useTestApp } from '../support/app.ts'
 import { makeApiKeyPrincipal, makeRepository } from '../support/factories.ts'
+import { EVAL_RULES } from '../support/rules.ts'
 
 const app = useTestApp()
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000'
-const RULES = `id: custom.no-eval
-language: javascript
-rule:
-  pattern: eval($X)
-severity: high
-message: eval of $X
-title: eval
-category: code-injection
-cwe: [CWE-95]
-owasp: "A03:2021 - Injection"
-cvss: 8.1
-confidence: 0.9
-remediation: Do not evaluate strings.
-`
+const RULES = EVAL_RULES
 
 async function arrange() {
   const caller = await makeApiKeyPrincipal(app.db.orm, { userId: 'carol' })

@@ -3,10 +3,9 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { MikroORM } from '@mikro-orm/postgresql'
-import pg from 'pg'
 import { afterAll, beforeAll, inject } from 'vitest'
 import { connectDatabase } from '../../src/db/orm.ts'
-import { databaseUrl } from './urls.ts'
+import { runAdminStatement, urlForDatabase } from '../../src/db/admin.ts'
 
 export interface TestDatabase {
   url: string
@@ -22,7 +21,7 @@ export function useTestDatabase(): TestDatabase {
   beforeAll(async () => {
     name = `parapet_test_${randomBytes(6).toString('hex')}`
     await createFromTemplate(name)
-    database.url = databaseUrl(inject('adminDatabaseUrl'), name)
+    database.url = urlForDatabase(inject('adminDatabaseUrl'), name)
     database.orm = await connectDatabase({ url: database.url, poolSize: 5, onQuery: (line) => database.statements.push(line) })
   })
   afterAll(async () => {
@@ -45,12 +44,6 @@ async function createFromTemplate(name: string): Promise<void> {
   }
 }
 
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: inject('adminDatabaseUrl') })
-  await client.connect()
-  try {
-    await client.query(sql)
-  } finally {
-    await client.end()
-  }
+function admin(sql: string): Promise<void> {
+  return runAdminStatement(inject('adminDatabaseUrl'), sql)
 }
