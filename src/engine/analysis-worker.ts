@@ -1,8 +1,9 @@
 /**
- * Worker-thread side of parallel scans: builds the same analyzers as the scanning thread
- * (from the rule documents it is given) and analyzes the files it is sent, one at a time.
+ * Worker-thread side of parallel scans: loads the engine as soon as it starts, builds the same
+ * analyzers as the scanning thread from the setup message (rule documents and analyzer
+ * names), then analyzes the files it is sent, one at a time.
  */
-import { parentPort, workerData } from 'node:worker_threads'
+import { parentPort } from 'node:worker_threads'
 import type { AnalyzerName, RuleDocument } from './types.ts'
 import { FileAnalysis, createAnalyzers } from './file-analysis.ts'
 import type { FileAnalysisResult, LogEvent } from './file-analysis.ts'
@@ -28,20 +29,33 @@ export type WorkerReply =
   | { id: number; ok: false; error: string }
   | { ready: true }
 
+/** The first message a worker receives: what to analyze with (the rest are tasks). */
+export interface WorkerSetupMessage {
+  setup: WorkerSetup
+}
+
 const port = parentPort
 if (!port) throw new Error('analysis-worker.ts must run in a worker thread')
 
-const setup = workerData as WorkerSetup
+// The engine and the secrets detector load while the scanning thread is still loading the rules.
 const { detector } = await loadSecretsDetector()
 const metrics = emptySastMetrics()
 let ruleErrors: LogEvent[] = []
-const { analyzers } = createAnalyzers(setup.analyzers, setup.rules, detector, metrics, (ruleId, path, message) =>
-  ruleErrors.push({ level: 'error', message: `rule ${ruleId} failed on ${path}: ${message}`, data: { ruleId, path } }),
-)
-const analysis = new FileAnalysis(analyzers, detector)
+let analysis: FileAnalysis | null = null
 
-port.on('message', (task: WorkerTask) => {
+function configure(setup: WorkerSetup): void {
+  const { analyzers } = createAnalyzers(setup.analyzers, setup.rules, detector, metrics, (ruleId, path, message) =>
+    ruleErrors.push({ level: 'error', message: `rule ${ruleId} failed on ${path}: ${message}`, data: { ruleId, path } }),
+  )
+  analysis = new FileAnalysis(analyzers, detector)
+  port?.postMessage({ ready: true } satisfies WorkerReply)
+}
+
+port.on('message', (message: WorkerTask | WorkerSetupMessage) => {
+  if ('setup' in message) return configure(message.setup)
+  const task = message
   try {
+    if (!analysis) throw new Error('analysis worker received a file before its setup')
     ruleErrors = []
     const before = { ...metrics }
     const result = analysis.analyze(task.path, task.language, task.text)
@@ -54,4 +68,3 @@ port.on('message', (task: WorkerTask) => {
     port.postMessage({ id: task.id, ok: false, error: error instanceof Error ? error.message : String(error) } satisfies WorkerReply)
   }
 })
-port.postMessage({ ready: true } satisfies WorkerReply)

@@ -168,6 +168,61 @@ function selectedText(language: CodeLanguage, code: string, selector: string): s
   }
 }
 
+/** The kind of node a `pattern` value always matches, or null when it can match several. */
+export type PatternKind = (pattern: unknown) => string | null
+
+/**
+ * Node kinds the syntax tree must contain for the rule to match, as clauses of alternatives
+ * (like the word precondition): the kind of the matched node (its `kind`, or the root kind of its
+ * `pattern` when `patternKind` knows it) and of every node a mandatory relational sub-rule
+ * (`inside`, `has`, ...) or utility (`matches`) must find. Checking that a parsed file has, say,
+ * a `call_expression` at all costs at most one tree walk, and compiling a rule for the file costs
+ * several: declaration files (`.d.ts`) and code without the rule's constructs skip the rule.
+ */
+export function ruleKindPrecondition(parts: Pick<RuleParts, 'rule' | 'utils'>, patternKind: PatternKind = () => null): Precondition {
+  return simplify(kindsOf(parts.rule, parts.utils ?? {}, new Set(), patternKind))
+}
+
+function kindsOf(value: unknown, utils: Record<string, unknown>, resolving: Set<string>, patternKind: PatternKind): Precondition {
+  if (!isRuleObject(value)) return []
+  const clauses: Precondition = []
+  for (const [field, child] of Object.entries(value)) {
+    switch (field) {
+      case 'kind':
+        if (typeof child === 'string') clauses.push([child])
+        break
+      case 'pattern': {
+        const kind = patternKind(child)
+        if (kind !== null) clauses.push([kind])
+        break
+      }
+      case 'inside':
+      case 'has':
+      case 'precedes':
+      case 'follows':
+        clauses.push(...kindsOf(child, utils, resolving, patternKind))
+        break
+      case 'all':
+        if (Array.isArray(child)) for (const item of child) clauses.push(...kindsOf(item, utils, resolving, patternKind))
+        break
+      case 'any':
+        if (Array.isArray(child)) clauses.push(...anyOf(child.map((item) => kindsOf(item, utils, resolving, patternKind))))
+        break
+      case 'matches':
+        if (typeof child === 'string' && !resolving.has(child) && child in utils) {
+          resolving.add(child)
+          clauses.push(...kindsOf(utils[child], utils, resolving, patternKind))
+          resolving.delete(child)
+        }
+        break
+      default:
+        // regex, not, nthChild, range...: no kind the tree must contain.
+        break
+    }
+  }
+  return clauses
+}
+
 /** Metavariables every match of the rule captures (so constraints on them always apply). */
 function alwaysCaptured(value: unknown, context: Context): Set<string> {
   const captured = new Set<string>()

@@ -1,7 +1,11 @@
 /**
  * The syntax-tree analyzer: runs ast-grep rules over a file with a single parse shared by
  * every rule of the file's language. Rules whose textual precondition fails are not run, and
- * a file no rule can apply to is not parsed at all.
+ * a file no rule can apply to is not parsed at all; after parsing, a rule runs only if the
+ * tree has the node kinds it needs (the kind it matches, the kinds its sub-rules must find).
+ *
+ * ast-grep compiles a rule (patterns, regexes, utilities) on every call, which costs more than
+ * matching it, so everything here is about calling it less often and with smaller configs.
  */
 import { parse } from '@ast-grep/napi'
 import type { NapiConfig, SgNode } from '@ast-grep/napi'
@@ -10,7 +14,8 @@ import type { Analyzer } from './analyzer.ts'
 import { modelName } from './analyzer.ts'
 import { CODE_LANGUAGES, isCodeLanguage, isLanguageAvailable, napiLanguage, ruleLanguagesFor } from './languages.ts'
 import type { CodeLanguage, FileLanguage } from './languages.ts'
-import { TextProbe, rulePrecondition, ruleRegexFilters } from './preconditions.ts'
+import { TextProbe, ruleKindPrecondition, rulePrecondition, ruleRegexFilters } from './preconditions.ts'
+import { WordScanner } from './word-scanner.ts'
 import type { Precondition, RuleParts } from './preconditions.ts'
 import { napiConfigOf } from './rules-loader.ts'
 import { withAsciiRegexes } from './ascii-regex.ts'
@@ -27,6 +32,17 @@ interface CompiledRule {
   precondition: Precondition
   /** Whole-file regexes that must all match (checked after the words). */
   filters: RegExp[]
+}
+
+/** The rules of one file language, compiled on first use, with their precondition words. */
+interface LanguagePlan {
+  rules: CompiledRule[]
+  /** Every precondition word of these rules, found in a file in one pass. */
+  words: WordScanner
+  /** Per rule, its precondition as clauses of word ids. */
+  clauses: Int32Array[][]
+  /** Per rule, node kinds a parsed file must contain (null when none is known). */
+  kinds: Array<Precondition | null>
 }
 
 /** Counters for benchmarks and scan logs. */
@@ -50,17 +66,45 @@ export interface SastOptions {
   onRuleError?(ruleId: string, path: string, message: string): void
 }
 
-/** The rule's config with ASCII regex classes, unless ast-grep rejects the rewrite. */
-function fastConfig(doc: RuleDocument): NapiConfig {
-  const original = napiConfigOf(doc)
-  const fast = withAsciiRegexes(original)
-  if (JSON.stringify(fast) === JSON.stringify(original) || !isCodeLanguage(doc.language)) return original
-  try {
-    parse(napiLanguage(doc.language), '').root().findAll(fast)
-    return fast
-  } catch {
-    return original
+/**
+ * The config ast-grep matches with: the rule's, without the utilities it never reaches (ast-grep
+ * compiles every utility, used or not, for every file it matches), with the cheapest equivalent
+ * form of each regex (ascii-regex.ts; each form is checked to compile there).
+ */
+function matchConfig(doc: RuleDocument): NapiConfig {
+  return withAsciiRegexes(withoutUnusedUtils(napiConfigOf(doc)))
+}
+
+/** The config without `utils` entries that neither the rule, the constraints nor a used utility reference. */
+export function withoutUnusedUtils(config: NapiConfig): NapiConfig {
+  const utils = config.utils as Record<string, unknown> | undefined
+  if (!utils) return config
+  const used = new Set<string>()
+  const pending = [...referencedUtils(config.rule), ...referencedUtils(config.constraints)]
+  while (pending.length > 0) {
+    const name = pending.pop() as string
+    if (used.has(name) || !(name in utils)) continue
+    used.add(name)
+    pending.push(...referencedUtils(utils[name]))
   }
+  if (used.size === Object.keys(utils).length) return config
+  const pruned: NapiConfig = { ...config }
+  if (used.size === 0) delete pruned.utils
+  else pruned.utils = Object.fromEntries(Object.entries(utils).filter(([name]) => used.has(name))) as NapiConfig['utils']
+  return pruned
+}
+
+/** Names that `matches:` fields anywhere inside `value` refer to. */
+function referencedUtils(value: unknown, names: string[] = []): string[] {
+  if (Array.isArray(value)) {
+    for (const item of value) referencedUtils(item, names)
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, child] of Object.entries(value)) {
+      if (key === 'matches' && typeof child === 'string') names.push(child)
+      else referencedUtils(child, names)
+    }
+  }
+  return names
 }
 
 function compile(doc: RuleDocument): CompiledRule {
@@ -73,10 +117,41 @@ function compile(doc: RuleDocument): CompiledRule {
   return {
     doc,
     severity: doc.severity as Severity,
-    config: fastConfig(doc),
+    config: matchConfig(doc),
     precondition: rulePrecondition(parts),
     filters: ruleRegexFilters(parts),
   }
+}
+
+const patternKinds = new Map<string, string | null>()
+const LONE_METAVARIABLE = /^\s*\$(?:\$\$)?[A-Z_][A-Z0-9_]*\s*$/
+
+/**
+ * The kind of every node a pattern matches in `language`, or null. ast-grep only matches a
+ * pattern whose root is not a metavariable against nodes of the root's kind, so matching the
+ * pattern against its own source finds nodes of exactly that kind; several kinds (a root
+ * metavariable) or none (a pattern that does not parse as itself) give null.
+ */
+export function patternRootKind(language: CodeLanguage, pattern: unknown): string | null {
+  if (typeof pattern !== 'string' || LONE_METAVARIABLE.test(pattern)) return null
+  const key = `${language}\u0000${pattern}`
+  let kind = patternKinds.get(key)
+  if (kind === undefined) {
+    kind = null
+    try {
+      const kinds = new Set(
+        parse(napiLanguage(language), pattern)
+          .root()
+          .findAll({ rule: { pattern } })
+          .map((node) => String(node.kind())),
+      )
+      if (kinds.size === 1) kind = [...kinds][0] ?? null
+    } catch {
+      kind = null
+    }
+    patternKinds.set(key, kind)
+  }
+  return kind
 }
 
 interface RawMatch {
@@ -92,34 +167,74 @@ export class SastAnalyzer implements Analyzer {
   readonly name = 'sast' as const
   readonly version = SAST_VERSION
   readonly ruleCount: number
-  private readonly rulesByLanguage = new Map<CodeLanguage, CompiledRule[]>()
+  /** Rule documents per file language; compiled into a plan the first time a file needs them. */
+  private readonly docsByLanguage = new Map<CodeLanguage, RuleDocument[]>()
+  private readonly plans = new Map<CodeLanguage, LanguagePlan>()
+  /** Compiled rules shared by the languages they apply to (JavaScript rules serve TS and TSX). */
+  private readonly compiled = new Map<RuleDocument, CompiledRule>()
   private readonly metrics: SastMetrics
   private readonly onRuleError: SastOptions['onRuleError']
 
   constructor(rules: RuleDocument[], options: SastOptions = {}) {
     this.metrics = options.metrics ?? emptySastMetrics()
     this.onRuleError = options.onRuleError
-    const compiled = rules.map(compile)
-    this.ruleCount = compiled.length
+    this.ruleCount = rules.length
     for (const language of CODE_LANGUAGES) {
       const applicable = ruleLanguagesFor(language)
-      this.rulesByLanguage.set(
+      this.docsByLanguage.set(
         language,
-        compiled.filter((rule) => (applicable as readonly string[]).includes(rule.doc.language)),
+        rules.filter((rule) => (applicable as readonly string[]).includes(rule.language)),
       )
     }
   }
 
   accepts(language: FileLanguage): boolean {
-    return isCodeLanguage(language) && (this.rulesByLanguage.get(language)?.length ?? 0) > 0 && isLanguageAvailable(language)
+    return isCodeLanguage(language) && (this.docsByLanguage.get(language)?.length ?? 0) > 0 && isLanguageAvailable(language)
   }
 
-  /** Rules whose precondition holds for the file's text. */
-  private candidateRules(file: SourceFile): CompiledRule[] {
+  /**
+   * Compiling is deferred to the first file of each language: a scan of a JavaScript project
+   * never pays for the other languages' rules, and a scan on worker threads does not compile
+   * the rules in the scanning thread at all.
+   */
+  private planFor(language: CodeLanguage): LanguagePlan {
+    let plan = this.plans.get(language)
+    if (!plan) {
+      const rules = (this.docsByLanguage.get(language) ?? []).map((doc) => {
+        let rule = this.compiled.get(doc)
+        if (!rule) {
+          rule = compile(doc)
+          this.compiled.set(doc, rule)
+        }
+        return rule
+      })
+      const words = new WordScanner(rules.flatMap((rule) => rule.precondition.flat()))
+      const clauses = rules.map((rule) => rule.precondition.map((clause) => Int32Array.from(clause, (word) => words.idOf(word))))
+      // Patterns are parsed with the file's grammar (JavaScript rules run on TypeScript trees).
+      const kinds = rules.map((rule) => {
+        const precondition = ruleKindPrecondition(rule.doc.utils ? { rule: rule.doc.rule, utils: rule.doc.utils } : { rule: rule.doc.rule }, (pattern) =>
+          patternRootKind(language, pattern),
+        )
+        return precondition.length > 0 ? precondition : null
+      })
+      plan = { rules, words, clauses, kinds }
+      this.plans.set(language, plan)
+    }
+    return plan
+  }
+
+  /** Rules whose precondition holds for the file's text, with their node-kind preconditions. */
+  private candidateRules(file: SourceFile): Array<{ rule: CompiledRule; kinds: Precondition | null }> {
     if (!isCodeLanguage(file.language)) return []
-    const rules = this.rulesByLanguage.get(file.language) ?? []
+    const { rules, words, clauses, kinds } = this.planFor(file.language)
+    const present = words.scan(file.text)
     const probe = new TextProbe(file.text)
-    const candidates = rules.filter((rule) => probe.satisfies(rule.precondition) && probe.passes(rule.filters))
+    const candidates: Array<{ rule: CompiledRule; kinds: Precondition | null }> = []
+    rules.forEach((rule, index) => {
+      if ((clauses[index] ?? []).every((clause) => clause.some((word) => present[word] === 1)) && probe.passes(rule.filters)) {
+        candidates.push({ rule, kinds: kinds[index] ?? null })
+      }
+    })
     this.metrics.ruleRunsSkipped += rules.length - candidates.length
     return candidates
   }
@@ -132,9 +247,14 @@ export class SastAnalyzer implements Analyzer {
     }
     this.metrics.filesParsed++
     const root = parse(napiLanguage(file.language), file.text).root()
+    const hasKind = kindProbe(root)
     const matches: RawMatch[] = []
     const seenSpans = new Set<string>()
-    for (const rule of rules) {
+    for (const { rule, kinds } of rules) {
+      if (kinds && !kinds.every((clause) => clause.some(hasKind))) {
+        this.metrics.ruleRunsSkipped++
+        continue
+      }
       this.metrics.ruleRuns++
       let nodes: SgNode[]
       try {
@@ -194,6 +314,23 @@ export class SastAnalyzer implements Analyzer {
         fingerprint,
       )
     })
+  }
+}
+
+/** "Does the tree contain a node of this kind?", memoized per kind; unknown kinds count as present. */
+function kindProbe(root: SgNode): (kind: string) => boolean {
+  const answers = new Map<string, boolean>()
+  return (kind) => {
+    let answer = answers.get(kind)
+    if (answer === undefined) {
+      try {
+        answer = root.find({ rule: { kind } }) !== null
+      } catch {
+        answer = true
+      }
+      answers.set(kind, answer)
+    }
+    return answer
   }
 }
 

@@ -20,6 +20,7 @@ import type { SastMetrics } from './sast.ts'
 import { loadSecretsDetector } from './secrets-bridge.ts'
 import { walkDirectory } from './walk.ts'
 import { AnalysisPool } from './worker-pool.ts'
+import type { BootingPool } from './worker-pool.ts'
 
 export type { LogEvent, LogLevel } from './file-analysis.ts'
 
@@ -98,24 +99,52 @@ class ScanSession {
   private handled = 0
   private readonly started = performance.now()
   private executor: Executor | null = null
+  private booting: BootingPool | null = null
+  private threads = 0
+  private threadsDecided = false
+  private prepared: Preparation | null = null
 
-  constructor(
-    private readonly preparation: Preparation,
-    private readonly options: ScanOptions,
-  ) {}
+  constructor(private readonly options: ScanOptions) {}
 
   log(level: LogLevel, message: string, data?: Record<string, unknown>): void {
     this.options.onLog?.(data ? { level, message, data } : { level, message })
   }
 
-  /** Chooses in-thread or worker analysis once the number of files is known (or not). */
-  async startExecutor(expectedFiles: number | null): Promise<void> {
+  get preparation(): Preparation {
+    if (!this.prepared) throw new Error('scan not prepared')
+    return this.prepared
+  }
+
+  /**
+   * Decides between in-thread and worker analysis once the number of files is known (or not),
+   * and starts the workers loading the engine while this thread loads the rules (prepare).
+   */
+  bootWorkers(expectedFiles: number | null): void {
+    if (this.threadsDecided) return
+    this.threadsDecided = true
     const requested = this.options.threads
     const auto = expectedFiles !== null && expectedFiles >= MIN_FILES_FOR_THREADS ? Math.min(availableParallelism(), MAX_AUTO_THREADS) : 0
-    const threads = requested ?? auto
-    if (threads > 0) {
+    this.threads = requested ?? auto
+    if (this.threads === 0) return
+    try {
+      this.booting = AnalysisPool.boot(this.threads)
+    } catch (error) {
+      this.log('warning', `worker threads unavailable, analyzing in the scanning thread: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+
+  async prepare(): Promise<void> {
+    this.prepared = await prepare(this.options)
+  }
+
+  /** Starts the analysis: configures the booted workers, or analyzes in this thread. */
+  async startExecutor(): Promise<void> {
+    const booting = this.booting
+    this.booting = null
+    if (booting) {
+      const threads = this.threads
       try {
-        const pool = await AnalysisPool.start(threads, { analyzers: this.preparation.names, rules: this.preparation.rules })
+        const pool = await booting.configure({ analyzers: this.preparation.names, rules: this.preparation.rules })
         const metrics = this.preparation.metrics
         this.executor = {
           parallelism: threads * 3,
@@ -141,6 +170,7 @@ class ScanSession {
   }
 
   async close(): Promise<void> {
+    await this.booting?.cancel()
     await this.executor?.close()
   }
 
@@ -220,12 +250,17 @@ function mergeRules(builtin: RuleDocument[], extra: RuleDocument[], log: (level:
   return [...builtin.filter((rule) => !extraIds.has(rule.id)), ...extra]
 }
 
-async function prepare(options: ScanOptions): Promise<Preparation> {
-  const log = (level: LogLevel, message: string, data?: Record<string, unknown>) => options.onLog?.(data ? { level, message, data } : { level, message })
+function checkAnalyzerNames(options: ScanOptions): AnalyzerName[] {
   const names = options.analyzers ?? DEFAULT_ANALYZERS
   for (const name of names) {
     if (!(ANALYZERS as readonly string[]).includes(name)) throw new Error(`unknown analyzer "${name}" (known: ${ANALYZERS.join(', ')})`)
   }
+  return names
+}
+
+async function prepare(options: ScanOptions): Promise<Preparation> {
+  const log = (level: LogLevel, message: string, data?: Record<string, unknown>) => options.onLog?.(data ? { level, message, data } : { level, message })
+  const names = checkAnalyzerNames(options)
   log('info', 'loading rules')
   let builtin: RuleDocument[] = []
   if (options.builtinRules !== false && names.includes('sast')) {
@@ -270,10 +305,13 @@ async function runBounded<T>(next: () => Promise<T | undefined>, parallelism: ()
 /** Scans in-memory sources (paths are taken as repository-relative). */
 export async function scanSources(sources: AsyncIterable<SourceInput> | Iterable<SourceInput>, options: ScanOptions = {}): Promise<ScanReport> {
   options.signal?.throwIfAborted()
-  const session = new ScanSession(await prepare(options), options)
+  checkAnalyzerNames(options)
+  const session = new ScanSession(options)
   const ignored = new Set(options.ignoredDirs ?? DEFAULT_IGNORED_DIRS)
-  await session.startExecutor(null)
   try {
+    session.bootWorkers(null)
+    await session.prepare()
+    await session.startExecutor()
     session.log('info', 'analyzing sources')
     const iterator = Symbol.asyncIterator in sources ? sources[Symbol.asyncIterator]() : sources[Symbol.iterator]()
     await runBounded(
@@ -302,16 +340,22 @@ export async function scanDirectory(dir: string, options: ScanOptions = {}): Pro
   const root = resolve(dir)
   const rootStats = await stat(root).catch(() => null)
   if (!rootStats?.isDirectory()) throw new Error(`not a directory: ${dir}`)
-  const session = new ScanSession(await prepare(options), options)
-  session.log('info', `collecting files under ${dir}`)
-  const files = await walkDirectory(root, {
-    ignoredDirs: new Set(options.ignoredDirs ?? DEFAULT_IGNORED_DIRS),
-    ...(options.signal ? { signal: options.signal } : {}),
-    onSkip: (path, reason, detail) => session.skip(path, reason, detail, false),
-  })
-  session.stats.filesTotal = files.length
-  await session.startExecutor(files.length)
+  checkAnalyzerNames(options)
+  const session = new ScanSession(options)
   try {
+    // Workers load the engine while this thread walks the tree and loads the rules; unless the
+    // thread count is given, the number of files decides whether they are needed.
+    if (options.threads !== undefined) session.bootWorkers(null)
+    session.log('info', `collecting files under ${dir}`)
+    const files = await walkDirectory(root, {
+      ignoredDirs: new Set(options.ignoredDirs ?? DEFAULT_IGNORED_DIRS),
+      ...(options.signal ? { signal: options.signal } : {}),
+      onSkip: (path, reason, detail) => session.skip(path, reason, detail, false),
+    })
+    session.stats.filesTotal = files.length
+    session.bootWorkers(files.length)
+    await session.prepare()
+    await session.startExecutor()
     session.log('info', `analyzing ${files.length} files`, { files: files.length })
     const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
     // Reads run ahead of analysis so disk latency overlaps with parsing.

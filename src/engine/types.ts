@@ -44,6 +44,12 @@ export const CATEGORIES = [
   'log-injection',
   'header-injection',
   'hardcoded-secret',
+  // C/C++ buffer overflows and format strings: memory corruption, not injection into an interpreter.
+  'memory-safety',
+  // Predictable temporary file names (symlink/creation races), not attacker-chosen paths.
+  'insecure-temp-file',
+  // Files or directories made writable or readable by everyone, not path manipulation.
+  'insecure-permissions',
 ] as const
 export type Category = (typeof CATEGORIES)[number]
 
@@ -109,6 +115,32 @@ export interface Finding {
   cvssScore: number
   tags: string[]
   fingerprint: string
+  /** the source-to-sink path of a data-flow finding (absent for other analyzers) */
+  dataFlow?: DataFlowTrace | null
+}
+
+/** One location of a data-flow path. */
+export interface DataFlowStep {
+  filePath: string
+  /** 1-based */
+  lineNumber: number
+  /** the code at that point, one line, secrets redacted */
+  code: string
+  /** what happens there, e.g. "request.args.get() (HTTP query parameter)", "assigned to q", "passed to run_query()" */
+  note: string
+}
+
+/**
+ * A path from where untrusted data enters (source) to where it is dangerous (sink), with every
+ * step between. `sanitized` paths passed a sanitizer or guard declared for the sink's kind;
+ * they are not reported as findings but are part of the repository summary.
+ */
+export interface DataFlowTrace {
+  source: DataFlowStep & { kind: string }
+  sink: DataFlowStep & { kind: string; cwe: string }
+  steps: DataFlowStep[]
+  sanitized: boolean
+  sanitizer?: DataFlowStep | null
 }
 
 /** Counts of what a scan saw and why it skipped what it skipped. */

@@ -2,6 +2,10 @@
  * A small pool of analysis worker threads. Tree-sitter parsing and ast-grep matching are
  * synchronous native calls, so parallel scans need threads; each worker builds its own
  * analyzers once and then takes files (a couple in flight each, to hide messaging latency).
+ *
+ * Starting a worker (TypeScript loader, engine modules, secrets detector) takes a few hundred
+ * milliseconds, about as long as loading and validating the rules, so the pool is booted first
+ * and configured with the rules once the scanning thread has them.
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -11,7 +15,7 @@ import { Worker } from 'node:worker_threads'
 import type { FileAnalysisResult } from './file-analysis.ts'
 import type { FileLanguage } from './languages.ts'
 import type { SastMetrics } from './sast.ts'
-import type { WorkerReply, WorkerSetup, WorkerTask } from './analysis-worker.ts'
+import type { WorkerReply, WorkerSetup, WorkerSetupMessage, WorkerTask } from './analysis-worker.ts'
 
 export interface PoolResult {
   result: FileAnalysisResult
@@ -53,6 +57,13 @@ function tsxEsmApiUrl(): string {
   return pathToFileURL(join(dirname(manifestPath), relativePath)).href
 }
 
+/** Workers that are starting: configure() them once the rules are known, or cancel(). */
+export interface BootingPool {
+  configure(setup: WorkerSetup): Promise<AnalysisPool>
+  /** Stops workers that were never configured. */
+  cancel(): Promise<void>
+}
+
 export class AnalysisPool {
   private readonly pending = new Map<number, Pending>()
   private readonly load = new Map<Worker, number>()
@@ -71,17 +82,37 @@ export class AnalysisPool {
     }
   }
 
-  /** Starts `size` workers and waits until each has built its analyzers. */
-  static async start(size: number, setup: WorkerSetup): Promise<AnalysisPool> {
+  /** Starts `size` workers loading the engine; they analyze nothing until configure(). */
+  static boot(size: number): BootingPool {
     const urls = workerUrls()
-    const workers = Array.from({ length: size }, () => new Worker(BOOTSTRAP, { eval: true, execArgv: [], workerData: { ...setup, ...urls } }))
-    try {
-      await Promise.all(workers.map(waitUntilReady))
-    } catch (error) {
-      await Promise.all(workers.map((worker) => worker.terminate()))
-      throw error
+    const workers = Array.from({ length: size }, () => new Worker(BOOTSTRAP, { eval: true, execArgv: [], workerData: urls }))
+    // Listen from the start: a worker failing while booting must not go unhandled.
+    const ready = workers.map(waitUntilReady)
+    for (const promise of ready) promise.catch(() => undefined)
+    let configured: Promise<AnalysisPool> | null = null
+    return {
+      configure(setup) {
+        configured ??= (async () => {
+          for (const worker of workers) worker.postMessage({ setup } satisfies WorkerSetupMessage)
+          try {
+            await Promise.all(ready)
+          } catch (error) {
+            await Promise.all(workers.map((worker) => worker.terminate()))
+            throw error
+          }
+          return new AnalysisPool(workers)
+        })()
+        return configured
+      },
+      async cancel() {
+        if (!configured) await Promise.all(workers.map((worker) => worker.terminate()))
+      },
     }
-    return new AnalysisPool(workers)
+  }
+
+  /** Starts `size` workers and waits until each has built its analyzers. */
+  static start(size: number, setup: WorkerSetup): Promise<AnalysisPool> {
+    return AnalysisPool.boot(size).configure(setup)
   }
 
   get size(): number {

@@ -1,7 +1,7 @@
 /** Rule matching: constraints, utils, metavariables, language sharing, finding fields. */
 import { describe, expect, it } from 'vitest'
 import { scanSources } from '../../src/engine/scan.ts'
-import { emptySastMetrics } from '../../src/engine/sast.ts'
+import { emptySastMetrics, patternRootKind } from '../../src/engine/sast.ts'
 import { parseRulesText } from '../../src/engine/rules-loader.ts'
 import { ruleYaml, source } from './support/helpers.ts'
 
@@ -103,5 +103,24 @@ describe('matching', () => {
     const { findings, stats } = await scanSources([source('broken.js', 'eval(((\n'), source('ok.js', 'eval(x)\n')], { ...sastOnly, extraRules: rules })
     expect(findings.map((finding) => finding.filePath)).toContain('ok.js')
     expect(stats.filesScanned).toBe(2)
+  })
+
+  it('skips a rule when the parsed file lacks the kind of node it matches', async () => {
+    const rules = parseRulesText(ruleYaml({ id: 'r.eval', rule: '\n  pattern: eval($X)' }))
+    const metrics = emptySastMetrics()
+    // Both files contain the word; only the second has a call.
+    const files = [source('a.py', 'note = "eval(x) is dangerous"\n'), source('b.py', 'eval(x)\n')]
+    const { findings } = await scanSources(files, { ...sastOnly, extraRules: rules, sastMetrics: metrics })
+    expect(findings.map((finding) => finding.filePath)).toEqual(['b.py'])
+    expect(metrics).toMatchObject({ filesParsed: 2, ruleRuns: 1, ruleRunsSkipped: 1 })
+  })
+
+  it('knows the node kind a pattern matches, and nothing for a lone metavariable', () => {
+    expect(patternRootKind('python', 'eval($X)')).toBe('call')
+    expect(patternRootKind('javascript', '$FS.$METHOD($FILE $$$)')).toBe('call_expression')
+    expect(patternRootKind('javascript', '$T[$K] = $S[$K]')).toBe('assignment_expression')
+    expect(patternRootKind('typescript', 'new Function($$$ARGS)')).toBe('new_expression')
+    expect(patternRootKind('javascript', '$X')).toBeNull()
+    expect(patternRootKind('javascript', { context: 'x', selector: 'pair' })).toBeNull()
   })
 })

@@ -1,7 +1,7 @@
 /** Textual preconditions: derived words must be required by the rule (soundness) and useful. */
 import { describe, expect, it } from 'vitest'
 import { parse } from '@ast-grep/napi'
-import { CASE_INSENSITIVE, TextProbe, ofRegex, rulePrecondition, ruleRegexFilters } from '../../src/engine/preconditions.ts'
+import { CASE_INSENSITIVE, TextProbe, ofRegex, ruleKindPrecondition, rulePrecondition, ruleRegexFilters } from '../../src/engine/preconditions.ts'
 import { regexFilter } from '../../src/engine/regex-filter.ts'
 import { napiLanguage } from '../../src/engine/languages.ts'
 import type { CodeLanguage } from '../../src/engine/languages.ts'
@@ -117,5 +117,45 @@ describe('soundness against ast-grep', () => {
   it('rejects texts lacking the words', () => {
     expect(new TextProbe('print(x)').satisfies(rulePrecondition({ rule: { pattern: 'os.system($X)' } }))).toBe(false)
     expect(new TextProbe('q = "SELECT 1"').satisfies(ofRegex('(?i)select'))).toBe(true)
+  })
+})
+
+describe('ruleKindPrecondition', () => {
+  it('requires the kinds of the matched node, of mandatory related nodes and of utilities', () => {
+    const rule = {
+      pattern: '$T[$K] = $S[$K]',
+      inside: { stopBy: 'end', kind: 'for_in_statement' },
+      all: [{ inside: { stopBy: 'end', kind: 'function_declaration' } }],
+      not: { has: { kind: 'string' } },
+    }
+    expect(ruleKindPrecondition({ rule })).toEqual([['function_declaration'], ['for_in_statement']])
+    expect(ruleKindPrecondition({ rule: { matches: 'shell' }, utils: { shell: { kind: 'subshell', has: { kind: 'interpolation' } } } })).toEqual([['interpolation'], ['subshell']])
+    // One kind of each branch of `any`; nothing when a branch has no kind.
+    expect(ruleKindPrecondition({ rule: { any: [{ kind: 'string' }, { kind: 'template_string' }] } })).toEqual([['string', 'template_string']])
+    expect(ruleKindPrecondition({ rule: { any: [{ kind: 'string' }, { pattern: 'x' }] } })).toEqual([])
+    // Pattern roots count when the caller knows their kind.
+    const patternKind = (pattern: unknown) => (pattern === 'eval($X)' ? 'call' : null)
+    expect(ruleKindPrecondition({ rule: { pattern: 'eval($X)', inside: { kind: 'function_definition', stopBy: 'end' } } }, patternKind)).toEqual([['function_definition'], ['call']])
+    expect(ruleKindPrecondition({ rule: { any: [{ pattern: 'eval($X)' }, { kind: 'string' }] } }, patternKind)).toEqual([['call', 'string']])
+  })
+
+  it('holds whenever ast-grep finds a match', () => {
+    const cases: Array<{ language: CodeLanguage; rule: Record<string, unknown>; texts: string[] }> = [
+      {
+        language: 'javascript',
+        rule: { pattern: '$T[$K] = $S[$K]', inside: { stopBy: 'end', kind: 'for_in_statement' }, all: [{ inside: { stopBy: 'end', kind: 'function_declaration' } }] },
+        texts: ['function m(t, s) { for (const k in s) t[k] = s[k] }', 'for (const k in s) t[k] = s[k]', 'const f = () => { t[k] = s[k] }'],
+      },
+      { language: 'ruby', rule: { kind: 'subshell', has: { kind: 'interpolation' } }, texts: ['`ls #{dir}`', '%x(rm #{path})', 'system("ls")'] },
+    ]
+    for (const testCase of cases) {
+      const kinds = ruleKindPrecondition({ rule: testCase.rule })
+      for (const text of testCase.texts) {
+        const root = parse(napiLanguage(testCase.language), text).root()
+        if (root.findAll({ rule: testCase.rule } as never).length === 0) continue
+        const holds = kinds.every((clause) => clause.some((kind) => root.find({ rule: { kind } }) !== null))
+        expect([text, holds]).toEqual([text, true])
+      }
+    }
   })
 })

@@ -1,13 +1,34 @@
 /**
- * The text being scanned plus lazily built views of it: a lowercase copy for
- * case-insensitive keyword prefilters and a line-start index for offset -> line/column.
- * Each view is computed at most once per file, and only when a detector needs it.
+ * The text being scanned plus lazily built views of it: the detectors' keywords found in it, a
+ * lowercase copy, and a line-start index for offset -> line/column. Each view is computed at
+ * most once per file, and only when a detector needs it.
  */
+import { CASE_INSENSITIVE } from '../preconditions.ts'
+import { WordScanner } from '../word-scanner.ts'
+
+/**
+ * Every detector keyword (case-insensitive ones prefixed with CASE_INSENSITIVE), registered by
+ * the detectors when they are defined. About seventy detectors test a few keywords each; one
+ * scan for all of them reads the file once instead of once per absent keyword.
+ */
+const keywordIds = new Map<string, number>()
+let keywordScanner: WordScanner | null = null
+
+/** Adds keywords to the shared vocabulary (lowercase ones when `ignoreCase`). */
+export function registerKeywords(keywords: readonly string[], ignoreCase: boolean): void {
+  for (const keyword of keywords) {
+    const word = ignoreCase ? CASE_INSENSITIVE + keyword : keyword
+    if (keywordIds.has(word)) continue
+    keywordIds.set(word, keywordIds.size)
+    keywordScanner = null
+  }
+}
 
 export class ScanText {
   readonly text: string
   private lowerCache: string | undefined
   private lineStartsCache: number[] | undefined
+  private keywordsCache: Uint8Array | undefined
 
   constructor(text: string) {
     this.text = text
@@ -20,13 +41,22 @@ export class ScanText {
 
   /** True when the text contains one of the keywords (case-sensitive). */
   includesAny(keywords: readonly string[]): boolean {
-    return keywords.some((keyword) => this.text.includes(keyword))
+    return keywords.some((keyword) => this.hasKeyword(keyword, keyword, () => this.text.includes(keyword)))
   }
 
-  /** True when the lowercased text contains one of the (lowercase) keywords. */
+  /** True when the text, ignoring case, contains one of the (lowercase) keywords. */
   includesAnyIgnoringCase(keywords: readonly string[]): boolean {
-    const lower = this.lower
-    return keywords.some((keyword) => lower.includes(keyword))
+    return keywords.some((keyword) => this.hasKeyword(CASE_INSENSITIVE + keyword, keyword, () => this.lower.includes(keyword)))
+  }
+
+  /** Registered keywords come from the one-pass scan; others (never registered) are searched for. */
+  private hasKeyword(word: string, keyword: string, search: () => boolean): boolean {
+    const id = keywordIds.get(word)
+    if (id === undefined || keyword === '') return search()
+    keywordScanner ??= new WordScanner(keywordIds.keys())
+    this.keywordsCache ??= keywordScanner.scan(this.text)
+    // The scan predates keywords registered after it was made.
+    return id < this.keywordsCache.length ? this.keywordsCache[id] === 1 : search()
   }
 
   /** 1-based line and column of an offset (column counts UTF-16 code units). */

@@ -1,5 +1,6 @@
 /** Repository summaries of the caller's organization. */
 import type { EntityManager } from '@mikro-orm/postgresql'
+import { orgOf } from '../../db/org-scope.ts'
 import { NotFoundError } from '../../errors.ts'
 import { listRepositories, requireRepository } from '../repositories/repository.service.ts'
 import { RepositorySummary } from './summary.entity.ts'
@@ -17,5 +18,25 @@ export async function getSummary(em: EntityManager, repoId: string): Promise<Rep
   await requireRepository(em, repoId, { otherOrganization: 'forbidden' })
   const summary = await em.findOne(RepositorySummary, { repoId })
   if (!summary) throw new NotFoundError('Repository summary not found')
+  return summary
+}
+
+export interface SummaryContent {
+  architecturePattern: string
+  authLogicSummary: string
+  trustBoundaries: Record<string, unknown>
+  businessLogicFlows: Record<string, unknown>
+  crossFileDependencies: Record<string, unknown>
+  ragContext: string
+  securityContext: string
+  dataFlowAnalysis: Record<string, unknown>
+}
+
+/** Makes `content` the repository's current summary; the first summary's created_at is kept. */
+export async function replaceSummary(em: EntityManager, repoId: string, scanId: string, content: SummaryContent): Promise<RepositorySummary> {
+  const existing = await em.findOne(RepositorySummary, { repoId })
+  const summary = existing ?? em.create(RepositorySummary, { orgId: orgOf(em), repoId, ...content, scanId })
+  em.assign(summary, { ...content, scanId, updatedAt: new Date() })
+  await em.flush()
   return summary
 }

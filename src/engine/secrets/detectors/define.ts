@@ -6,6 +6,7 @@
 import type { Severity } from '../../types.ts'
 import type { PathProfile } from '../path-profile.ts'
 import { looksLikeFakeToken } from '../placeholders.ts'
+import { registerKeywords } from '../scan-text.ts'
 import type { ScanText } from '../scan-text.ts'
 import type { Candidate, Detector, SecretRule, TestPathPolicy } from '../types.ts'
 
@@ -82,6 +83,7 @@ export function regexDetector(spec: RegexDetectorSpec): Detector {
   const pattern = spec.pattern.hasIndices ? spec.pattern : new RegExp(spec.pattern.source, `${spec.pattern.flags}d`)
   const rule = ruleOf(spec)
   const keywords = spec.keywordsIgnoreCase ? spec.keywords.map((k) => k.toLowerCase()) : spec.keywords
+  registerKeywords(keywords, spec.keywordsIgnoreCase ?? false)
   return {
     rules: [rule],
     testPaths: spec.testPaths ?? 'report',

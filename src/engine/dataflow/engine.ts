@@ -1,0 +1,290 @@
+/**
+ * Program-wide state of one analysis: function summaries (computed once, with symbolic
+ * parameters), module environments (each file's top level run once), import and type
+ * resolution across files, and the source-to-sink paths found. interpreter.ts does the
+ * per-function work and calls back here for everything that crosses a function or a file.
+ */
+import type { ClassDef, FieldDef, FunctionDef, ImportBinding, ImportDecl, Site } from './ir.ts'
+import { sinkKindBit } from './kinds.ts'
+import type { FileUnit, Program } from './program.ts'
+import type { SinkSpec } from './spec.ts'
+import { FunctionRun, State } from './interpreter.ts'
+import { CLEAN, readField, sanitizerFor, val, withField } from './values.ts'
+import type { Fact, Step, Val } from './values.ts'
+
+/** A sink reached: which catalog entry, where, through which callee. */
+export interface SinkHit {
+  readonly spec: SinkSpec
+  readonly site: Site
+  /** the callee or target as written: `cursor.execute`, `ctx.body` */
+  readonly callee: string
+}
+
+/** A parameter of a summarized function that reaches a sink inside it. */
+export interface ParamSink {
+  readonly fact: Fact
+  readonly hit: SinkHit
+  /** the sink was configured safely (hardened parser): the path is sanitized */
+  readonly safe: Step | null
+}
+
+export interface Summary {
+  readonly returns: Val
+  readonly sinks: readonly ParamSink[]
+  /** the receiver's value at exit (fields a method or constructor set) */
+  readonly receiverOut: Val | null
+}
+
+export interface TraceRecord {
+  readonly fact: Fact
+  readonly hit: SinkHit
+  readonly sanitized: boolean
+  readonly sanitizer: Step | null
+}
+
+export const ENGINE_LIMITS = {
+  /** nested summary computations before a call is treated as unknown */
+  summaryDepth: 14,
+  /** nested inline analyses of callbacks and local functions */
+  inlineDepth: 3,
+  /** source-to-sink paths kept (the rest are counted) */
+  traces: 20_000,
+  /** interface implementations looked for per interface */
+  implementors: 1,
+}
+
+export class AbortError extends Error {
+  constructor() {
+    super('data-flow analysis aborted')
+    this.name = 'AbortError'
+  }
+}
+
+export class Engine {
+  private readonly summaries = new Map<string, Summary | 'running'>()
+  private readonly modules = new Map<string, State>()
+  private readonly imports = new Map<string, Val>()
+  private readonly implementations = new Map<string, ClassDef | null>()
+  private depth = 0
+  readonly traces = new Map<string, TraceRecord>()
+  droppedTraces = 0
+  /** function literals analyzed in place (with their closure); not analyzed again on their own */
+  readonly inlined = new Set<string>()
+  private work = 0
+
+  constructor(
+    readonly program: Program,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  /** Called often; throws once the caller aborted. */
+  tick(): void {
+    if ((++this.work & 63) === 0 && this.signal?.aborted) throw new AbortError()
+  }
+
+  unitOf(path: string): FileUnit {
+    const unit = this.program.unit(path)
+    if (!unit) throw new Error(`no data-flow unit for ${path}`)
+    return unit
+  }
+
+  /** The summary of a function, or null while it is being computed (recursion) or too deep. */
+  summaryOf(fn: FunctionDef): Summary | null {
+    const known = this.summaries.get(fn.id)
+    if (known === 'running') return null
+    if (known) return known
+    if (this.depth >= ENGINE_LIMITS.summaryDepth) return null
+    this.tick()
+    this.summaries.set(fn.id, 'running')
+    this.depth++
+    try {
+      const summary = new FunctionRun(this, this.unitOf(fn.path), fn, null, 0).summarize()
+      this.summaries.set(fn.id, summary)
+      return summary
+    } catch (error) {
+      this.summaries.delete(fn.id)
+      throw error
+    } finally {
+      this.depth--
+    }
+  }
+
+  hasSummary(fn: FunctionDef): boolean {
+    return this.summaries.has(fn.id)
+  }
+
+  /** A file's top-level environment; runs the top level on first use (partial while running). */
+  moduleState(unit: FileUnit): State {
+    const known = this.modules.get(unit.path)
+    if (known) return known
+    const state = new State()
+    if (unit.spec.syntax.commonJsExports) {
+      const exportsObject = val({ fields: new Map() })
+      state.vars.set('module', val({ fields: new Map([['exports', exportsObject]]) }))
+      state.vars.set('exports', exportsObject)
+    }
+    this.modules.set(unit.path, state)
+    new FunctionRun(this, unit, null, null, 0).runModule(state)
+    return state
+  }
+
+  /** What a module exports under `name` (`default` for default exports), or null. */
+  exported(path: string, name: string): Val | null {
+    const unit = this.program.unit(path)
+    if (!unit) return null
+    const vars = this.moduleState(unit).vars
+    const local = unit.esExports.get(name)
+    if (local !== undefined) return vars.get(local) ?? null
+    if (unit.spec.syntax.commonJsExports) {
+      const moduleExports = commonJsExports(vars.get('module') ?? CLEAN, vars.get('exports') ?? CLEAN)
+      if (name === 'default') return moduleExports
+      const fromCommonJs = moduleExports.fields?.get(name)
+      if (fromCommonJs) return fromCommonJs
+    }
+    return vars.get(name) ?? null
+  }
+
+  /** The value an import binds: a project module's export, a module, or an external API name. */
+  importValue(unit: FileUnit, decl: ImportDecl, binding: ImportBinding): Val {
+    const key = `${unit.path}\u0000${decl.module}\u0000${binding.local}\u0000${binding.imported ?? ''}`
+    const known = this.imports.get(key)
+    if (known) return known
+    // Placeholder first: import cycles read it instead of recursing forever.
+    this.imports.set(key, val({ qname: qualified(decl.module, binding.imported) }))
+    const value = this.resolveImport(unit, decl, binding)
+    this.imports.set(key, value)
+    return value
+  }
+
+  private resolveImport(unit: FileUnit, decl: ImportDecl, binding: ImportBinding): Val {
+    const qname = qualified(decl.module, binding.imported)
+    if (unit.spec.syntax.moduleResolution === 'java') {
+      const cls = binding.imported ? this.classByName(unit, binding.imported) : null
+      return cls ? val({ ref: { t: 'class', cls }, qname }) : val({ qname })
+    }
+    const target = this.program.resolveModule(unit, decl.module)
+    if (binding.imported === null) return val({ ref: target ? { t: 'module', path: target } : null, qname: decl.module })
+    if (target) {
+      const exported = this.exported(target, binding.imported)
+      if (exported) return exported
+    }
+    // `from pkg import mod` where mod is a file of the package
+    const submodule = this.program.resolveModule(unit, `${decl.module}${decl.module.endsWith('.') ? '' : '.'}${binding.imported}`)
+    if (submodule && unit.spec.syntax.moduleResolution === 'python') return val({ ref: { t: 'module', path: submodule }, qname })
+    return val({ qname })
+  }
+
+  /** `require('./x')` / `require('x')`. */
+  requireValue(unit: FileUnit, specifier: string): Val {
+    const target = this.program.resolveModule(unit, specifier)
+    if (!target) return val({ qname: specifier })
+    return this.exported(target, 'default') ?? val({ ref: { t: 'module', path: target }, qname: specifier })
+  }
+
+  /** A class named in `unit` (declared, imported, or found by Java's rules), or null. */
+  classByName(unit: FileUnit, name: string): ClassDef | null {
+    const simple = name.replace(/\[\]$/, '')
+    const local = this.moduleState(unit).vars.get(simple)
+    if (local?.ref?.t === 'class') return local.ref.cls
+    if (unit.spec.syntax.moduleResolution === 'java') {
+      const path = this.program.resolveJavaClass(unit, simple)
+      const target = path && path !== unit.path ? this.program.unit(path) : null
+      const found = target ? this.moduleState(target).vars.get(simple) : undefined
+      return found?.ref?.t === 'class' ? found.ref.cls : null
+    }
+    const imported = unit.importBinding(simple)
+    if (imported) {
+      const value = this.importValue(unit, imported.decl, imported.binding)
+      if (value.ref?.t === 'class') return value.ref.cls
+    }
+    return null
+  }
+
+  /** A method of a class or of its superclasses; for an interface, of its one implementation. */
+  findMethod(cls: ClassDef, name: string, depth = 0): FunctionDef | null {
+    const own = cls.methods.get(name)
+    if (own && !(cls.isInterface && isAbstract(own))) return own
+    if (depth > 5) return null
+    const unit = this.program.unit(cls.path)
+    if (unit) {
+      for (const superName of cls.superclasses) {
+        const superclass = this.classByName(unit, superName)
+        const found = superclass ? this.findMethod(superclass, name, depth + 1) : null
+        if (found) return found
+      }
+    }
+    if (cls.isInterface || (own && isAbstract(own))) {
+      const implementation = this.implementationOf(cls)
+      return implementation ? this.findMethod(implementation, name, depth + 1) : null
+    }
+    return own ?? null
+  }
+
+  /** A field declared by a class or its superclasses. */
+  findField(cls: ClassDef, name: string, depth = 0): FieldDef | null {
+    const own = cls.fields.get(name)
+    if (own) return own
+    if (depth > 5) return null
+    const unit = this.program.unit(cls.path)
+    for (const superName of cls.superclasses) {
+      const superclass = unit ? this.classByName(unit, superName) : null
+      const found = superclass ? this.findField(superclass, name, depth + 1) : null
+      if (found) return found
+    }
+    return null
+  }
+
+  /** The single class of the program that implements an interface (Spring services). */
+  private implementationOf(cls: ClassDef): ClassDef | null {
+    const known = this.implementations.get(cls.id)
+    if (known !== undefined) return known
+    this.implementations.set(cls.id, null)
+    const found: ClassDef[] = []
+    for (const path of this.program.paths()) {
+      const unit = this.program.unit(path)
+      if (!unit || unit.spec !== this.unitOf(cls.path).spec || !unit.text.includes(cls.name)) continue
+      for (const value of this.moduleState(unit).vars.values()) {
+        if (value.ref?.t === 'class' && value.ref.cls !== cls && value.ref.cls.superclasses.includes(cls.name)) found.push(value.ref.cls)
+      }
+    }
+    const result = found.length === ENGINE_LIMITS.implementors ? (found[0] ?? null) : null
+    this.implementations.set(cls.id, result)
+    return result
+  }
+
+  /** Records a path from a real source to a sink (sanitized or not). */
+  record(fact: Fact, hit: SinkHit, safe: Step | null): void {
+    if (fact.origin.type !== 'source') return
+    if (!(hit.spec.sources ?? ['remote']).includes(fact.origin.scope)) return
+    const bit = sinkKindBit(hit.spec.kind)
+    const sanitizer = (fact.cleaned & bit) !== 0 ? sanitizerFor(fact, bit) : safe
+    const sanitized = (fact.cleaned & bit) !== 0 || safe !== null
+    const key = `${fact.origin.site.key}|${fact.origin.kind}|${hit.site.key}|${hit.spec.kind}|${sanitized ? 1 : 0}`
+    if (this.traces.has(key)) return
+    if (this.traces.size >= ENGINE_LIMITS.traces) {
+      this.droppedTraces++
+      return
+    }
+    this.traces.set(key, { fact, hit, sanitized, sanitizer })
+  }
+}
+
+/**
+ * `module.exports`, plus what was added through the `exports` alias (`exports.f = ...`): the two
+ * start as one object, which the analysis does not alias.
+ */
+function commonJsExports(moduleObject: Val, exportsAlias: Val): Val {
+  let result = readField(moduleObject, 'exports')
+  for (const [key, field] of exportsAlias.fields ?? []) if (!result.fields?.has(key)) result = withField(result, key, field)
+  return result
+}
+
+function qualified(module: string, imported: string | null): string {
+  if (imported === null || imported === 'default' || imported === '*') return module
+  return `${module}.${imported}`
+}
+
+/** An interface method or abstract declaration: no statements to analyze. */
+function isAbstract(fn: FunctionDef): boolean {
+  return fn.body().length === 0
+}

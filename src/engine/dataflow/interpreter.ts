@@ -1,0 +1,1145 @@
+/**
+ * Abstract interpretation of one function (or a file's top level) over the language-neutral
+ * form: a flow-sensitive environment of values, branches joined, constant conditions followed
+ * only where they can run, loops iterated to a small fixpoint, guards refining the branch they
+ * protect. Sources create taint, sanitizers clean it for some sink kinds, sinks report it (to
+ * the engine for real sources, to the summary for parameters), and calls to project functions
+ * go through their summaries (or are analyzed in place for callbacks and local functions).
+ */
+import type { Arg, Const, Expr, FunctionDef, Param, Stmt, Target } from './ir.ts'
+import { pathOf } from './ir.ts'
+import { lastSegment } from './glob.ts'
+import { SOURCE_KIND_INFO } from './kinds.ts'
+import type { ArgRef, Condition, SinkSpec, SourceSpec } from './spec.ts'
+import type { FileUnit } from './program.ts'
+import type { Engine, ParamSink, SinkHit, Summary } from './engine.ts'
+import { ENGINE_LIMITS } from './engine.ts'
+import {
+  CLEAN,
+  cleaned,
+  concatFact,
+  concatPrefix,
+  constantVal,
+  deepFacts,
+  factWithStep,
+  instantiate,
+  join,
+  mergeFacts,
+  normalized,
+  paramFact,
+  readAny,
+  readField,
+  smear,
+  sourceFact,
+  truthiness,
+  val,
+  withField,
+  withStep,
+} from './values.ts'
+import type { Fact, Step, Val } from './values.ts'
+
+/** Variables of one program point. */
+export class State {
+  constructor(public vars: Map<string, Val> = new Map()) {}
+
+  clone(): State {
+    return new State(new Map(this.vars))
+  }
+}
+
+/** Joins the states reaching one point; null entries are paths that cannot get there. */
+export function joinStates(states: ReadonlyArray<State | null>): State | null {
+  const live = states.filter((state): state is State => state !== null)
+  if (live.length <= 1) return live[0] ?? null
+  const vars = new Map<string, Val>()
+  const keys = new Set(live.flatMap((state) => [...state.vars.keys()]))
+  for (const key of keys) {
+    let joined: Val | undefined
+    let everywhere = true
+    for (const state of live) {
+      const value = state.vars.get(key)
+      if (value === undefined) everywhere = false
+      else joined = joined === undefined ? value : join(joined, value)
+    }
+    // Bound on some paths only: its constant is not certain any more.
+    if (joined) vars.set(key, everywhere ? joined : { ...joined, constant: undefined })
+  }
+  return new State(vars)
+}
+
+type Lookup = (name: string) => Val | undefined
+
+interface ArgVal {
+  readonly arg: Arg
+  readonly value: Val
+}
+
+interface CallContext {
+  readonly expr: Extract<Expr, { t: 'call' }>
+  readonly args: readonly ArgVal[]
+  readonly receiver: Val | null
+  readonly names: ReadonlyArray<string | null>
+  readonly label: string
+}
+
+interface Frame {
+  readonly breaks: State[]
+  readonly continues: State[]
+}
+
+export class FunctionRun {
+  private returns: Val | null = null
+  private receiverOut: Val | null = null
+  private readonly paramSinks: ParamSink[] = []
+  private readonly frames: Frame[] = []
+  private readonly returnSinks: readonly SinkSpec[]
+  /** the last statement-level call that never returns (abort(), process.exit()) */
+  private noReturnCall: Expr | null = null
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly unit: FileUnit,
+    /** null: the file's top level */
+    private readonly fn: FunctionDef | null,
+    private readonly outer: Lookup | null,
+    private readonly inlineDepth: number,
+  ) {
+    this.returnSinks = fn ? unit.catalog.returnSinksFor(fn) : []
+  }
+
+  private get syntax() {
+    return this.unit.spec.syntax
+  }
+
+  private get catalog() {
+    return this.unit.catalog
+  }
+
+  // --- entry points -----------------------------------------------------------------------
+
+  /** Runs the function with symbolic parameters (plus parameter sources): its summary. */
+  summarize(): Summary {
+    const fn = this.fn
+    if (!fn) throw new Error('summarize() needs a function')
+    const state = new State()
+    const receiver = fn.owner && !fn.isStatic ? val({ facts: [paramFact(-1)], ref: { t: 'instance', cls: fn.owner } }) : null
+    this.bindParams(state, receiver, (index) => val({ facts: [paramFact(index)] }))
+    return this.finish(this.execBlock(fn.body(), state))
+  }
+
+  /** Runs the function with actual values in place (callbacks, local functions). */
+  runWith(receiver: Val | null, args: ReadonlyMap<number, Val>): Summary {
+    const fn = this.fn
+    if (!fn) throw new Error('runWith() needs a function')
+    const state = new State()
+    this.bindParams(state, receiver, (index) => args.get(index) ?? CLEAN)
+    return this.finish(this.execBlock(fn.body(), state))
+  }
+
+  /** Runs a file's top level into `state`, which stays the module's environment object. */
+  runModule(state: State): void {
+    this.hoist(this.unit.top(), state)
+    for (const stmt of this.unit.top()) {
+      const next = this.exec(stmt, state)
+      // The module environment must stay the same object: others read it while it fills.
+      if (next && next !== state) state.vars = next.vars
+      if (!next) break
+    }
+  }
+
+  private finish(end: State | null): Summary {
+    if (end) this.captureReceiver(end)
+    return { returns: this.returns ?? CLEAN, sinks: this.paramSinks, receiverOut: this.receiverOut }
+  }
+
+  /** The receiver's variable: `this`, or Python's explicit first parameter. */
+  private get receiverName(): string {
+    const fn = this.fn
+    if (fn && this.syntax.explicitSelf && fn.owner && !fn.isStatic) return fn.params[0]?.name ?? 'this'
+    return 'this'
+  }
+
+  private captureReceiver(state: State): void {
+    const receiver = state.vars.get(this.receiverName)
+    if (receiver) this.receiverOut = this.receiverOut ? join(this.receiverOut, receiver) : receiver
+  }
+
+  private bindParams(state: State, receiver: Val | null, argument: (index: number) => Val): void {
+    const fn = this.fn as FunctionDef
+    let selfIndex = -1
+    if (receiver) {
+      state.vars.set('this', receiver)
+      if (this.syntax.explicitSelf && fn.params[0]?.name) {
+        selfIndex = 0
+        state.vars.set(fn.params[0].name, receiver)
+      }
+    }
+    fn.params.forEach((param, index) => {
+      if (index === selfIndex) return
+      let value = argument(index)
+      const position = selfIndex === 0 ? index - 1 : index
+      for (const source of this.catalog.paramSourcesFor(fn, param, position)) {
+        value = join(value, this.sourceValue(source, param.site, `parameter ${param.name ?? String(position)}`))
+      }
+      if (param.type) value = this.typed(value, param.type)
+      this.bind(param.target, value, state)
+      if (param.isProperty && param.name && receiver) {
+        state.vars.set('this', withField(state.vars.get('this') ?? receiver, param.name, value))
+      }
+    })
+  }
+
+  private typed(value: Val, type: string): Val {
+    return { ...value, ref: value.ref ?? { t: 'type', name: type, path: this.unit.path }, qname: value.qname ?? type }
+  }
+
+  // --- statements -------------------------------------------------------------------------
+
+  /** Binds function and class declarations first: they can be used before their line. */
+  private hoist(stmts: readonly Stmt[], state: State): void {
+    for (const stmt of stmts) {
+      if (stmt.t === 'function' && stmt.fn.name) state.vars.set(stmt.fn.name, val({ ref: { t: 'function', fn: stmt.fn, receiver: null } }))
+      if (stmt.t === 'class' && stmt.cls.name) state.vars.set(stmt.cls.name, val({ ref: { t: 'class', cls: stmt.cls } }))
+    }
+  }
+
+  private execBlock(stmts: readonly Stmt[], start: State | null): State | null {
+    let state = start
+    if (state && stmts.some((stmt) => stmt.t === 'function' || stmt.t === 'class')) this.hoist(stmts, state)
+    for (const stmt of stmts) {
+      if (!state) return null
+      state = this.exec(stmt, state)
+    }
+    return state
+  }
+
+  private exec(stmt: Stmt, state: State): State | null {
+    this.engine.tick()
+    switch (stmt.t) {
+      case 'expr':
+        this.eval(stmt.expr, state)
+        if (this.noReturnCall === stmt.expr) {
+          this.noReturnCall = null
+          return null
+        }
+        return state
+      case 'assign':
+        this.execAssign(stmt, state)
+        return state
+      case 'if':
+        return this.execIf(stmt, state)
+      case 'loop':
+        return this.execLoop(stmt, state)
+      case 'switch':
+        return this.execSwitch(stmt, state)
+      case 'return':
+        this.execReturn(stmt, state)
+        return null
+      case 'throw':
+        return null
+      case 'break':
+        this.frames.at(-1)?.breaks.push(state)
+        return null
+      case 'continue':
+        this.frames.at(-1)?.continues.push(state)
+        return null
+      case 'try':
+        return this.execTry(stmt, state)
+      case 'block':
+        return this.execBlock(stmt.body, state)
+      case 'function':
+        if (stmt.fn.name) state.vars.set(stmt.fn.name, val({ ref: { t: 'function', fn: stmt.fn, receiver: null } }))
+        return state
+      case 'class':
+        if (stmt.cls.name) state.vars.set(stmt.cls.name, val({ ref: { t: 'class', cls: stmt.cls } }))
+        return state
+      case 'export':
+        if (!this.fn) this.unit.esExports.set(stmt.exported, stmt.local)
+        return state
+      case 'import':
+        return state
+    }
+  }
+
+  private execAssign(stmt: Extract<Stmt, { t: 'assign' }>, state: State): void {
+    let value = stmt.value ? this.eval(stmt.value, state) : CLEAN
+    if (stmt.op !== null && stmt.value) value = this.binaryValue(stmt.op.replace(/=$/, ''), this.readTarget(stmt.target, state), value)
+    if (stmt.type) value = this.typed(value, stmt.type)
+    this.assign(stmt.target, value, state, stmt.site)
+  }
+
+  private execIf(stmt: Extract<Stmt, { t: 'if' }>, state: State): State | null {
+    const truth = truthiness(this.eval(stmt.test, state))
+    const thenState = truth === false ? null : this.execBlock(stmt.then, this.refine(state.clone(), stmt.test, true))
+    const elseState = truth === true ? null : this.execBlock(stmt.else, this.refine(state.clone(), stmt.test, false))
+    return joinStates([thenState, elseState])
+  }
+
+  private execLoop(stmt: Extract<Stmt, { t: 'loop' }>, start: State): State | null {
+    const state = this.execBlock(stmt.init, start)
+    if (!state) return null
+    const truth = stmt.test ? truthiness(this.eval(stmt.test, state.clone())) : undefined
+    if (truth === false && !stmt.runsOnce) return state
+    const endless = stmt.test ? truth === true : stmt.each === null
+    const iterable = stmt.each ? this.eval(stmt.each.iterable, state) : null
+    let entry = state
+    const breaks: State[] = []
+    // Two passes: data carried around the loop once reaches everything it can in practice.
+    for (let pass = 0; pass < 2; pass++) {
+      let body: State | null = entry.clone()
+      if (stmt.test && !(stmt.runsOnce && pass === 0)) body = this.refine(body, stmt.test, true)
+      if (stmt.each && iterable) {
+        let element = withStep(readAny(iterable), { site: stmt.site, note: 'element of a loop' })
+        if (stmt.each.type) element = this.typed(element, stmt.each.type)
+        this.bind(stmt.each.target, element, body)
+      }
+      const frame: Frame = { breaks: [], continues: [] }
+      this.frames.push(frame)
+      body = this.execBlock(stmt.body, body)
+      this.frames.pop()
+      breaks.push(...frame.breaks)
+      const end = this.execBlock(stmt.update, joinStates([body, ...frame.continues]))
+      const next = joinStates([entry, end])
+      if (!next) break
+      entry = next
+    }
+    const normalExit = endless ? null : stmt.test ? this.refine(entry.clone(), stmt.test, false) : entry
+    return joinStates([normalExit, ...breaks])
+  }
+
+  private execSwitch(stmt: Extract<Stmt, { t: 'switch' }>, state: State): State | null {
+    const value = this.eval(stmt.value, state)
+    const ends: Array<State | null> = []
+    let hasDefault = false
+    for (const branch of stmt.cases) {
+      if (branch.test === null) hasDefault = true
+      else if (value.constant !== undefined) {
+        const test = this.eval(branch.test, state)
+        if (test.constant !== undefined && test.constant !== value.constant) continue
+      }
+      const frame: Frame = { breaks: [], continues: [] }
+      this.frames.push(frame)
+      ends.push(this.execBlock(branch.body, state.clone()))
+      this.frames.pop()
+      ends.push(...frame.breaks)
+      this.frames.at(-1)?.continues.push(...frame.continues)
+    }
+    if (!hasDefault) ends.push(state)
+    return joinStates(ends)
+  }
+
+  private execTry(stmt: Extract<Stmt, { t: 'try' }>, state: State): State | null {
+    const bodyEnd = this.execBlock(stmt.body, state.clone())
+    // An exception may leave the body anywhere: handlers start from before or after it.
+    const handlerStart = joinStates([state, bodyEnd]) ?? state
+    const ends: Array<State | null> = [bodyEnd]
+    for (const handler of stmt.handlers) {
+      const start = handlerStart.clone()
+      this.bind(handler.binding, CLEAN, start)
+      ends.push(this.execBlock(handler.body, start))
+    }
+    const after = joinStates(ends)
+    if (stmt.finally.length === 0) return after
+    if (!after) {
+      this.execBlock(stmt.finally, handlerStart.clone())
+      return null
+    }
+    return this.execBlock(stmt.finally, after)
+  }
+
+  private execReturn(stmt: Extract<Stmt, { t: 'return' }>, state: State): void {
+    this.captureReceiver(state)
+    if (!stmt.value) return
+    let value = this.eval(stmt.value, state)
+    for (const spec of this.returnSinks) {
+      // A dict or list returned by a view is serialized as JSON, not rendered as HTML.
+      if (stmt.value.t === 'dict' || stmt.value.t === 'list') continue
+      const hit: SinkHit = { spec, site: stmt.site, callee: 'return' }
+      for (const fact of value.facts) this.reach(fact, hit, null)
+    }
+    value = withStep(value, { site: stmt.site, note: `returned from ${this.fn?.name ?? 'function'}()` })
+    this.returns = this.returns ? join(this.returns, value) : value
+  }
+
+  // --- assignment -------------------------------------------------------------------------
+
+  /** Assignment with a trace step and assignment sinks (`ctx.body = x`, `session[k] = x`). */
+  private assign(target: Target, value: Val, state: State, site: Step['site']): void {
+    if (target.t === 'member' || target.t === 'index') this.checkAssignSinks(target, value, state, site)
+    const stepped = withStep(value, { site, note: `assigned to ${targetText(target)}` })
+    this.bind(target, stepped, state)
+  }
+
+  /** Binds a value to a target without recording a step. */
+  private bind(target: Target, value: Val, state: State): void {
+    switch (target.t) {
+      case 'name':
+        state.vars.set(target.name, value)
+        return
+      case 'member':
+        this.update(target.object, state, (object) => withField(object, target.property, value))
+        return
+      case 'index': {
+        const key = this.eval(target.index, state).constant
+        this.update(target.object, state, (object) => (key === undefined || key === null ? smear(object, value) : withField(object, String(key), value)))
+        return
+      }
+      case 'pattern':
+        for (const item of target.items) {
+          let part = item.key === null ? value : this.readMember(value, String(item.key), null)
+          if (item.fallback) part = join(part, this.eval(item.fallback, state))
+          this.bind(item.target, part, state)
+        }
+        return
+      case 'none':
+        return
+    }
+  }
+
+  /** Rewrites the value at an access path (`a`, `a.b`, `a["k"]`, `this.x`). */
+  private update(object: Expr, state: State, change: (value: Val) => Val): void {
+    if (object.t === 'name') {
+      state.vars.set(object.name, change(this.lookup(object.name, state)))
+      return
+    }
+    if (object.t === 'member') {
+      this.update(object.object, state, (outer) => withField(outer, object.property, change(this.readMember(outer, object.property, object))))
+      return
+    }
+    if (object.t === 'index') {
+      const key = this.eval(object.index, state).constant
+      if (key === undefined || key === null) return
+      this.update(object.object, state, (outer) => withField(outer, String(key), change(readField(outer, String(key)))))
+    }
+  }
+
+  private readTarget(target: Target, state: State): Val {
+    switch (target.t) {
+      case 'name':
+        return this.lookup(target.name, state)
+      case 'member':
+        return this.readMember(this.eval(target.object, state), target.property, null)
+      case 'index': {
+        const key = this.eval(target.index, state).constant
+        const object = this.eval(target.object, state)
+        return key === undefined || key === null ? readAny(object) : readField(object, String(key))
+      }
+      default:
+        return CLEAN
+    }
+  }
+
+  private checkAssignSinks(target: Extract<Target, { t: 'member' | 'index' }>, value: Val, state: State, site: Step['site']): void {
+    const objectPath = pathOf(target.object)
+    const written = target.t === 'member' ? (objectPath === null ? null : `${objectPath}.${target.property}`) : objectPath === null ? null : `${objectPath}[]`
+    if (written === null || !this.catalog.sinkAssigns.mayMatch(lastSegment(written))) return
+    const object = this.eval(target.object, state)
+    const canonical = object.qname ? (target.t === 'member' ? `${object.qname}.${target.property}` : `${object.qname}[]`) : null
+    const facts = deepFacts(value)
+    if (facts.length === 0) return
+    for (const spec of this.catalog.sinkAssigns.match([canonical, written])) {
+      const hit: SinkHit = { spec, site, callee: written }
+      for (const fact of facts) this.reach(fact, hit, null)
+    }
+  }
+
+  // --- names and members ------------------------------------------------------------------
+
+  private lookup(name: string, state: State): Val {
+    const local = state.vars.get(name)
+    if (local) return local
+    const closure = this.outer?.(name)
+    if (closure) return closure
+    if (this.syntax.implicitThis && this.fn?.owner) {
+      const member = this.implicitMember(name, state)
+      if (member) return member
+    }
+    if (this.fn) {
+      const global = this.engine.moduleState(this.unit).vars.get(name)
+      if (global) return global
+    }
+    const imported = this.unit.importBinding(name)
+    if (imported) return this.engine.importValue(this.unit, imported.decl, imported.binding)
+    if (this.syntax.moduleResolution === 'java') {
+      const cls = this.engine.classByName(this.unit, name)
+      if (cls) return val({ ref: { t: 'class', cls }, qname: name })
+    }
+    return val({ qname: name })
+  }
+
+  /** Java: a bare name that is a field or method of the enclosing class means `this.name`. */
+  private implicitMember(name: string, state: State): Val | null {
+    const owner = this.fn?.owner
+    if (!owner) return null
+    const field = this.engine.findField(owner, name)
+    const method = field ? null : this.engine.findMethod(owner, name)
+    if (!field && !method) return null
+    const receiver = state.vars.get('this') ?? val({ ref: { t: 'instance', cls: owner } })
+    return this.readMember(receiver, name, null)
+  }
+
+  /**
+   * Reads `object.property`: a source access path, a module export, a class's static member, an
+   * instance's method (bound) or field, or a field of a plain value.
+   */
+  private readMember(object: Val, property: string, expr: Extract<Expr, { t: 'member' }> | null): Val {
+    const qname = object.qname ? `${object.qname}.${property}` : null
+    let result = this.memberValue(object, property, qname)
+    // A known field was written or checked here before; it already holds any source data.
+    if (expr && this.catalog.sourceAccess.mayMatch(property) && !object.fields?.has(property)) {
+      const written = pathOf(expr)
+      for (const source of this.catalog.sourceAccess.match([qname, written])) {
+        result = join(result, this.sourceValue(source, expr.site, written ?? property))
+      }
+    }
+    return result
+  }
+
+  private memberValue(object: Val, property: string, qname: string | null): Val {
+    const ref = object.ref
+    if (ref?.t === 'module') {
+      const exported = this.engine.exported(ref.path, property)
+      if (exported) return exported
+      return val({ qname })
+    }
+    const cls = ref?.t === 'class' || ref?.t === 'instance' ? ref.cls : ref?.t === 'type' ? this.resolveType(ref.name, ref.path) : null
+    if (cls) {
+      const method = this.engine.findMethod(cls, property)
+      if (method) return val({ ref: { t: 'function', fn: method, receiver: ref?.t === 'class' ? null : object }, qname })
+      const known = object.fields?.get(property)
+      if (known) return known
+      const field = this.engine.findField(cls, property)
+      // Static fields initialized with a literal are constants (`static final boolean DEBUG = false`).
+      if (field?.isStatic && field.init?.t === 'literal') return constantVal(field.init.value)
+      const value = readField(object, property)
+      if (field?.type) return this.typed(value, field.type)
+      return qname ? { ...value, qname: value.qname ?? qname } : value
+    }
+    const value = readField(object, property)
+    return qname && !value.qname ? { ...value, qname } : value
+  }
+
+  private resolveType(name: string, path: string): ReturnType<Engine['classByName']> {
+    const unit = this.engine.program.unit(path)
+    return unit ? this.engine.classByName(unit, name) : null
+  }
+
+  private sourceValue(source: SourceSpec, site: Step['site'], written: string): Val {
+    const info = SOURCE_KIND_INFO[source.kind]
+    return val({ facts: [sourceFact(source.kind, info.scope, source.label ?? written, site)] })
+  }
+
+  // --- expressions ------------------------------------------------------------------------
+
+  eval(expr: Expr, state: State): Val {
+    switch (expr.t) {
+      case 'name':
+        return this.lookup(expr.name, state)
+      case 'literal':
+        return constantVal(expr.value)
+      case 'template': {
+        const parts = expr.parts.map((part) => this.eval(part, state))
+        let facts: readonly Fact[] = []
+        for (const part of parts) facts = mergeFacts(facts, deepFacts(part))
+        const constant = parts.every((part) => part.constant !== undefined) ? parts.map((part) => String(part.constant)).join('') : undefined
+        return { ...CLEAN, facts, constant, prefix: templatePrefix(parts) }
+      }
+      case 'member':
+        return this.readMember(this.eval(expr.object, state), expr.property, expr)
+      case 'index': {
+        const object = this.eval(expr.object, state)
+        const key = this.eval(expr.index, state).constant
+        return key === undefined || key === null ? readAny(object) : this.readMember(object, String(key), null)
+      }
+      case 'call':
+        return this.evalCall(expr, state)
+      case 'binary':
+        return this.evalBinary(expr, state)
+      case 'unary': {
+        const operand = this.eval(expr.operand, state)
+        if (this.syntax.operators.not.includes(expr.op)) {
+          const truth = truthiness(operand)
+          return truth === undefined ? CLEAN : constantVal(!truth)
+        }
+        // Arithmetic negation, typeof, bitwise not: numbers and type names, not the operand's text.
+        if (operand.constant !== undefined && typeof operand.constant === 'number' && expr.op === '-') return constantVal(-operand.constant)
+        return CLEAN
+      }
+      case 'conditional': {
+        const truth = truthiness(this.eval(expr.test, state))
+        if (truth === true) return this.eval(expr.then, this.refine(state.clone(), expr.test, true))
+        if (truth === false) return this.eval(expr.else, this.refine(state.clone(), expr.test, false))
+        return join(this.eval(expr.then, this.refine(state.clone(), expr.test, true)), this.eval(expr.else, this.refine(state.clone(), expr.test, false)))
+      }
+      case 'list': {
+        let result: Val = val({ fields: new Map() })
+        expr.elements.forEach((element, index) => {
+          result = withField(result, String(index), this.eval(element, state))
+        })
+        return result
+      }
+      case 'dict':
+        return this.evalDict(expr, state)
+      case 'function':
+        return val({ ref: { t: 'function', fn: expr.fn, receiver: null } })
+      case 'assign': {
+        let value = this.eval(expr.value, state)
+        if (expr.op !== null) value = this.binaryValue(expr.op.replace(/=$/, ''), this.readTarget(expr.target, state), value)
+        this.assign(expr.target, value, state, expr.site)
+        return value
+      }
+      case 'other': {
+        let facts: readonly Fact[] = []
+        for (const part of expr.parts) facts = mergeFacts(facts, deepFacts(this.eval(part, state)))
+        return facts.length === 0 ? CLEAN : { ...CLEAN, facts }
+      }
+    }
+  }
+
+  private evalDict(expr: Extract<Expr, { t: 'dict' }>, state: State): Val {
+    let result: Val = val({ fields: new Map() })
+    for (const entry of expr.entries) {
+      const value = this.eval(entry.value, state)
+      if (entry.spread) {
+        if (value.fields) for (const [key, field] of value.fields) result = withField(result, key, field)
+        result = smear(result, { ...value, fields: null })
+      } else if (entry.key !== null) result = withField(result, entry.key, value)
+      else {
+        const key = entry.computedKey ? this.eval(entry.computedKey, state).constant : undefined
+        result = key === undefined || key === null ? smear(result, value) : withField(result, String(key), value)
+      }
+    }
+    return result
+  }
+
+  private evalBinary(expr: Extract<Expr, { t: 'binary' }>, state: State): Val {
+    const ops = this.syntax.operators
+    if (ops.and.includes(expr.op) || ops.or.includes(expr.op)) {
+      const left = this.eval(expr.left, state)
+      const truth = truthiness(left)
+      const isAnd = ops.and.includes(expr.op)
+      if (truth !== undefined) return (isAnd ? truth : !truth) ? this.eval(expr.right, this.refine(state.clone(), expr.left, isAnd)) : left
+      return join(left, this.eval(expr.right, this.refine(state.clone(), expr.left, isAnd)))
+    }
+    const left = this.eval(expr.left, state)
+    const right = this.eval(expr.right, state)
+    return this.binaryValue(expr.op, left, right)
+  }
+
+  /** The value of `left op right`: folded when both are known; comparisons carry no data. */
+  private binaryValue(op: string, left: Val, right: Val): Val {
+    const ops = this.syntax.operators
+    const folded = foldBinary(op, left.constant, right.constant, ops.equal, ops.notEqual)
+    if (ops.clean.includes(op) || ops.equal.includes(op) || ops.notEqual.includes(op) || ops.membership?.includes(op) || ops.negatedMembership?.includes(op)) {
+      return folded === undefined ? CLEAN : constantVal(folded)
+    }
+    if (ops.coalesce?.includes(op)) {
+      if (left.constant !== undefined) return left.constant === null ? right : left
+      return join(left, right)
+    }
+    const facts = mergeFacts(deepFacts(left), deepFacts(right))
+    let prefix = concatPrefix(left, right)
+    if (ops.format?.includes(op)) prefix = typeof left.constant === 'string' ? left.constant.split('%')[0] || null : left.prefix
+    return { ...CLEAN, facts, constant: folded, prefix }
+  }
+
+  // --- calls ------------------------------------------------------------------------------
+
+  private evalCall(expr: Extract<Expr, { t: 'call' }>, state: State): Val {
+    const callee = expr.callee
+    let receiver: Val | null = null
+    let calleeValue: Val
+    if (callee.t === 'member') {
+      receiver = this.eval(callee.object, state)
+      calleeValue = this.readMember(receiver, callee.property, callee)
+    } else calleeValue = this.eval(callee, state)
+    const args = expr.args.map((arg) => ({ arg, value: this.eval(arg.value, state) }))
+    const written = pathOf(callee)
+    const names = [calleeValue.qname, written]
+    const context: CallContext = { expr, args, receiver, names, label: written ?? calleeValue.qname ?? 'call' }
+    const loaded = this.loadModule(context)
+    if (loaded) return loaded
+    const catalog = this.catalog
+    const last = lastSegment(written ?? calleeValue.qname ?? '')
+    const ref = calleeValue.ref
+    // Project code is analyzed, not matched by name: a wrapper called `query()` is followed
+    // to the library call inside it. Names still count for sanitizers (`escapeHtml()`).
+    if (ref?.t === 'function' || ref?.t === 'class') {
+      const sanitized = this.sanitizerResult(context, last)
+      if (sanitized) return sanitized
+      if (ref.t === 'class') return this.construct(ref.cls, context)
+      if (catalog.sinkCalls.mayMatch(last)) this.checkWrapperSinks(ref.fn, context)
+      return this.callFunction(ref.fn, ref.receiver ?? receiver, context, state)
+    }
+    const consumed = catalog.sinkCalls.mayMatch(last) && this.checkCallSinks(context)
+    if (catalog.noReturn.mayMatch(last) && catalog.noReturn.match(names).length > 0) this.noReturnCall = expr
+    return this.catalogResult(context, last, state) ?? this.unknownCall(context, calleeValue, state, consumed)
+  }
+
+  /** `require('x')`: the module (or its exports) as a value. */
+  private loadModule(context: CallContext): Val | null {
+    const callee = context.expr.callee
+    if (callee.t !== 'name' || !(this.syntax.requireFunctions ?? []).includes(callee.name)) return null
+    const first = context.args[0]?.arg.value
+    if (first?.t !== 'literal' || typeof first.value !== 'string') return null
+    return this.engine.requireValue(this.unit, first.value)
+  }
+
+  /** Sources, sanitizers, markers, clean calls and collection methods named by the catalog. */
+  private catalogResult(context: CallContext, last: string, state: State): Val | null {
+    const catalog = this.catalog
+    const { names, expr } = context
+    if (catalog.sourceCalls.mayMatch(last)) {
+      const sources = catalog.sourceCalls.match(names)
+      // The result is the source's data only: `open(path)` gives file contents, not the path.
+      if (sources.length > 0) return sources.map((source) => this.sourceValue(source, expr.site, `${context.label}()`)).reduce(join)
+    }
+    const sanitized = this.sanitizerResult(context, last)
+    if (sanitized) return sanitized
+    if (catalog.markers.mayMatch(last)) {
+      const marker = catalog.markers.match(names)[0]
+      if (marker) return normalized(this.propagate(context, null), { site: expr.site, note: `${context.label}() (${marker.note})` })
+    }
+    if (catalog.cleanCalls.mayMatch(last) && catalog.cleanCalls.match(names).length > 0) return CLEAN
+    if (context.receiver && expr.callee.t === 'member') {
+      if (catalog.collectionReads.mayMatch(last)) {
+        const read = catalog.collectionReads.match(names)[0]
+        const key = read ? context.args[read.key]?.value.constant : undefined
+        if (read && key !== undefined && key !== null) return readField(context.receiver, String(key))
+      }
+      if (catalog.collectionWrites.mayMatch(last)) {
+        const write = catalog.collectionWrites.match(names)[0]
+        if (write) return this.collectionWrite(context, write, state)
+      }
+    }
+    return null
+  }
+
+  private sanitizerResult(context: CallContext, last: string): Val | null {
+    if (!this.catalog.sanitizers.mayMatch(last)) return null
+    const sanitizers = this.catalog.sanitizers.match(context.names).filter((entry) => this.conditionsHold(entry.spec.when ?? [], context))
+    if (sanitizers.length === 0) return null
+    let result = this.sanitizerInput(context, sanitizers[0]?.spec.arg)
+    for (const { spec, mask } of sanitizers) result = cleaned(result, mask, { site: context.expr.site, note: `${context.label}() (${spec.note})` })
+    return result
+  }
+
+  /** `list.append(x)`, `map.put("k", x)`, `sb.append(x)`: the receiver now holds the data. */
+  private collectionWrite(context: CallContext, write: { key?: number; value?: number }, state: State): Val {
+    const callee = context.expr.callee
+    if (callee.t !== 'member' || !context.receiver) return CLEAN
+    const key = write.key === undefined ? undefined : context.args[write.key]?.value.constant
+    const written = write.value === undefined ? context.args.reduce((acc, arg) => join(acc, arg.value), CLEAN) : (context.args[write.value]?.value ?? CLEAN)
+    const stepped = withStep(written, { site: context.expr.site, note: `stored in ${pathOf(callee.object) ?? 'a collection'}` })
+    this.update(callee.object, state, (object) => (key === undefined || key === null ? smear(object, stepped) : withField(object, String(key), stepped)))
+    // Builders return themselves (`sb.append(a).append(b)`): the result holds everything.
+    return smear(context.receiver, stepped)
+  }
+
+  /** What a sanitizer's result carries: one argument, or everything that went in. */
+  private sanitizerInput(context: CallContext, arg: number | undefined): Val {
+    if (arg !== undefined) return readAny(context.args[arg]?.value ?? CLEAN)
+    return this.propagate(context, null)
+  }
+
+  /** Default for library calls: the result carries the receiver's and the arguments' data. */
+  private propagate(context: CallContext, calleeValue: Val | null): Val {
+    let facts: readonly Fact[] = context.receiver ? deepFacts(context.receiver) : []
+    if (calleeValue) facts = mergeFacts(facts, calleeValue.facts)
+    for (const { arg, value } of context.args) {
+      if (arg.value.t === 'function') continue
+      facts = mergeFacts(facts, deepFacts(value))
+    }
+    return { ...CLEAN, facts, qname: `${context.names[0] ?? context.names[1] ?? 'call'}()`, prefix: this.formattedPrefix(context) }
+  }
+
+  /** The constant start of a formatted string (`"https://host/{}".format(x)`). */
+  private formattedPrefix(context: CallContext): string | null {
+    const last = lastSegment(context.names[1] ?? context.names[0] ?? '')
+    if (!this.catalog.formatters.mayMatch(last)) return null
+    const formatter = this.catalog.formatters.match(context.names)[0]
+    if (!formatter) return null
+    const template = formatter.template === 'receiver' ? context.receiver : (context.args[formatter.template]?.value ?? null)
+    if (typeof template?.constant !== 'string') return template?.prefix ?? null
+    return template.constant.split(formatter.placeholder)[0] || null
+  }
+
+  /**
+   * A library call. Its result carries the receiver's and arguments' data, except for a sink,
+   * which consumes its input (a query's rows, a response object, a process's status): the
+   * finding is at the sink, not at every later use of what it returned.
+   */
+  private unknownCall(context: CallContext, calleeValue: Val, state: State, consumed: boolean): Val {
+    const propagated = this.propagate(context, calleeValue)
+    let result = consumed ? { ...propagated, facts: [] } : propagated
+    // Callbacks given to library calls (map, then, forEach...) see the receiver's data.
+    for (const { arg, value } of context.args) {
+      if (arg.value.t !== 'function' || value.ref?.t !== 'function') continue
+      const input = context.receiver && !consumed ? readAny(context.receiver) : CLEAN
+      const returned = this.runInline(value.ref.fn, null, (index) => (index < 2 ? input : CLEAN), state)
+      if (returned) result = join(result, returned)
+    }
+    return result
+  }
+
+  /** Analyzes a function in place with the current variables visible (closures). */
+  private runInline(fn: FunctionDef, receiver: Val | null, argument: (index: number) => Val, state: State): Val | null {
+    if (this.inlineDepth >= ENGINE_LIMITS.inlineDepth) return null
+    this.engine.inlined.add(fn.id)
+    const snapshot = state.clone()
+    const lookup: Lookup = (name) => snapshot.vars.get(name) ?? this.outer?.(name)
+    const args = new Map<number, Val>()
+    fn.params.forEach((_, index) => args.set(index, argument(index)))
+    const run = new FunctionRun(this.engine, this.engine.unitOf(fn.path), fn, lookup, this.inlineDepth + 1)
+    const summary = run.runWith(receiver, args)
+    // Parameter data of the enclosing function that reached sinks inside stays ours to report.
+    for (const sink of summary.sinks) this.paramSinks.push(sink)
+    return summary.returns
+  }
+
+  /** Maps call arguments to the callee's parameter indexes. */
+  private argumentMap(fn: FunctionDef, context: CallContext, hasReceiver: boolean): Map<number, Val> {
+    const params = fn.params
+    const offset = hasReceiver && this.syntaxOf(fn).explicitSelf && fn.owner && !fn.isStatic ? 1 : 0
+    const result = new Map<number, Val>()
+    const put = (index: number, value: Val) => result.set(index, result.has(index) ? join(result.get(index) as Val, value) : value)
+    let position = offset
+    for (const { arg, value } of context.args) {
+      if (arg.keyword !== null) {
+        const index = params.findIndex((param) => param.name === arg.keyword)
+        const rest = params.findIndex((param) => param.rest === 'dict')
+        if (index !== -1) put(index, value)
+        else if (rest !== -1) put(rest, value)
+        continue
+      }
+      if (arg.spread) {
+        for (let index = position; index < params.length; index++) put(index, readAny(value))
+        continue
+      }
+      const restIndex = params.findIndex((param, index) => index <= position && param.rest === 'list')
+      put(restIndex !== -1 ? restIndex : position, value)
+      if (restIndex === -1) position++
+    }
+    return result
+  }
+
+  private syntaxOf(fn: FunctionDef) {
+    return this.engine.unitOf(fn.path).spec.syntax
+  }
+
+  /** A call into project code: in place for local functions, else through the summary. */
+  private callFunction(fn: FunctionDef, receiver: Val | null, context: CallContext, state: State): Val {
+    const args = this.argumentMap(fn, context, receiver !== null)
+    if (this.isLocal(fn) && !this.engine.hasSummary(fn)) {
+      const returned = this.runInline(fn, receiver, (index) => args.get(index) ?? CLEAN, state)
+      if (returned) return returned
+    }
+    const summary = this.engine.summaryOf(fn)
+    if (!summary) return this.propagate(context, null)
+    const result = this.applySummary(fn, summary, receiver, args, context)
+    if (summary.receiverOut && receiver && context.expr.callee.t === 'member') {
+      const fields = this.instantiateFor(fn, summary.receiverOut, receiver, args, context).fields
+      if (fields && fields.size > 0) {
+        this.update(context.expr.callee.object, state, (object) => {
+          let updated = object
+          for (const [key, field] of fields) updated = withField(updated, key, join(readField(object, key), field))
+          return updated
+        })
+      }
+    }
+    return result
+  }
+
+  /** A function defined inside the one being analyzed (it sees our variables). */
+  private isLocal(fn: FunctionDef): boolean {
+    const current = this.fn
+    return current !== null && fn.path === current.path && fn.start > current.start && fn.end <= current.end
+  }
+
+  private construct(cls: Parameters<Engine['findMethod']>[0], context: CallContext): Val {
+    const names = this.engine.unitOf(cls.path).spec.syntax.constructorNames ?? [cls.name]
+    const ctor = names.map((name) => this.engine.findMethod(cls, name)).find((found) => found !== null) ?? null
+    const fresh = val({ ref: { t: 'instance', cls }, qname: cls.name })
+    if (!ctor) return fresh
+    const args = this.argumentMap(ctor, context, true)
+    const summary = this.engine.summaryOf(ctor)
+    if (!summary) return { ...fresh, facts: this.propagate(context, null).facts }
+    this.applySummary(ctor, summary, fresh, args, context)
+    const out = summary.receiverOut ? this.instantiateFor(ctor, summary.receiverOut, fresh, args, context) : fresh
+    return { ...out, ref: { t: 'instance', cls }, qname: cls.name, constant: undefined }
+  }
+
+  /** Caller facts for a callee's parameter (index, field path), with the call step added. */
+  private binder(fn: FunctionDef, receiver: Val | null, args: ReadonlyMap<number, Val>, context: CallContext): (index: number, path: string) => readonly Fact[] {
+    return (index, path) => {
+      let value = index === -1 ? (receiver ?? CLEAN) : (args.get(index) ?? CLEAN)
+      for (const key of path === '' ? [] : path.split('.')) value = readField(value, key)
+      const facts = deepFacts(value)
+      if (facts.length === 0) return facts
+      const param: Param | undefined = index === -1 ? undefined : fn.params[index]
+      const as = index === -1 ? 'receiver' : (param?.name ?? `argument ${index + 1}`)
+      const step: Step = { site: context.expr.site, note: `passed to ${context.label}() as ${as}` }
+      return facts.map((fact) => factWithStep(fact, step))
+    }
+  }
+
+  private instantiateFor(fn: FunctionDef, value: Val, receiver: Val | null, args: ReadonlyMap<number, Val>, context: CallContext): Val {
+    return instantiate(value, this.binder(fn, receiver, args, context))
+  }
+
+  /** Reports the callee's parameter sinks for our arguments and returns its result. */
+  private applySummary(fn: FunctionDef, summary: Summary, receiver: Val | null, args: ReadonlyMap<number, Val>, context: CallContext): Val {
+    const bind = this.binder(fn, receiver, args, context)
+    for (const sink of summary.sinks) {
+      if (sink.fact.origin.type !== 'param') continue
+      for (const outer of bind(sink.fact.origin.index, sink.fact.origin.path)) this.reach(concatFact(outer, sink.fact), sink.hit, sink.safe)
+    }
+    return instantiate(summary.returns, bind)
+  }
+
+  // --- sinks ------------------------------------------------------------------------------
+
+  /** A fact at a sink: a finding or trace for real sources, a summary entry for parameters. */
+  private reach(fact: Fact, hit: SinkHit, safe: Step | null): void {
+    if (fact.origin.type === 'param') {
+      if (this.paramSinks.length < 200) this.paramSinks.push({ fact, hit, safe })
+      return
+    }
+    this.engine.record(fact, hit, safe)
+  }
+
+  /**
+   * A project function named like a sink (`logger.info`, `db.query`): followed inside when it
+   * reaches a sink of that kind itself, else it is the sink (a wrapper around something the
+   * catalog does not know, such as a logger writing to stdout).
+   */
+  private checkWrapperSinks(fn: FunctionDef, context: CallContext): void {
+    const summary = this.engine.summaryOf(fn)
+    const inside = new Set(summary?.sinks.map((sink) => sink.hit.spec.kind) ?? [])
+    this.checkCallSinks(context, (spec) => !inside.has(spec.kind))
+  }
+
+  /** Reports the call's dangerous arguments; true when the call is a sink. */
+  private checkCallSinks(context: CallContext, only: (spec: SinkSpec) => boolean = () => true): boolean {
+    let matched = false
+    for (const spec of this.catalog.sinkCalls.match(context.names)) {
+      if (!only(spec)) continue
+      if (!this.conditionsHold(spec.when ?? [], context)) continue
+      matched = true
+      const safeCondition = spec.safeWhen?.find((condition) => this.conditionHolds(condition, context))
+      const configured: Step | null = safeCondition ? { site: context.expr.site, note: `${context.label}() configured safely` } : null
+      const hit: SinkHit = { spec, site: context.expr.site, callee: context.label }
+      const fixedPrefix = spec.safePrefix === undefined ? null : new RegExp(spec.safePrefix)
+      for (const { value, facts } of this.sinkArguments(spec, context)) {
+        const prefixed = fixedPrefix && value.prefix !== null && fixedPrefix.test(value.prefix)
+        const safe = configured ?? (prefixed ? { site: context.expr.site, note: `fixed prefix ${JSON.stringify(value.prefix)} (scheme and host cannot change)` } : null)
+        for (const fact of facts) this.reach(fact, hit, safe)
+      }
+    }
+    return matched
+  }
+
+  /** The dangerous arguments of a sink call, with the facts each carries into it. */
+  private sinkArguments(spec: SinkSpec, context: CallContext): Array<{ value: Val; facts: readonly Fact[] }> {
+    if (!spec.args) {
+      return context.args.filter(({ arg }) => arg.keyword === null).map(({ value }) => ({ value, facts: deepFacts(value) }))
+    }
+    const result: Array<{ value: Val; facts: readonly Fact[] }> = []
+    for (const ref of spec.args) {
+      const found = this.argFor(ref, context)
+      if (found) result.push({ value: found.value, facts: argRefFacts(ref, found) })
+    }
+    return result
+  }
+
+  private argFor(ref: ArgRef, context: CallContext): ArgVal | undefined {
+    if (ref.keyword !== undefined) {
+      const byKeyword = context.args.find(({ arg }) => arg.keyword === ref.keyword)
+      if (byKeyword) return byKeyword
+    }
+    if (ref.index === undefined) return undefined
+    return context.args.filter(({ arg }) => arg.keyword === null)[ref.index]
+  }
+
+  private conditionsHold(conditions: readonly Condition[], context: CallContext): boolean {
+    return conditions.every((condition) => this.conditionHolds(condition, context))
+  }
+
+  private conditionHolds(condition: Condition, context: CallContext): boolean {
+    if ('imports' in condition) return this.unit.importsAny(condition.imports)
+    if ('mentions' in condition) return this.unit.mentionsAny(condition.mentions)
+    if ('minArgs' in condition) return context.args.filter(({ arg }) => arg.keyword === null).length >= condition.minArgs
+    if ('option' in condition) {
+      const options = this.argFor({ index: condition.optionsIndex }, context)
+      return options?.value.fields?.has(condition.option) ?? false
+    }
+    if ('receiverText' in condition) {
+      const callee = context.expr.callee
+      return callee.t === 'member' && new RegExp(condition.receiverText).test(callee.object.site.text)
+    }
+    if ('argText' in condition) {
+      const found = this.argFor({ index: condition.argText.index, keyword: condition.argText.keyword }, context)
+      return found !== undefined && new RegExp(condition.argText.matches).test(found.arg.value.site.text)
+    }
+    const options = condition.optionsIndex === undefined ? undefined : this.argFor({ index: condition.optionsIndex }, context)
+    const value = options ? readField(options.value, condition.keyword) : context.args.find(({ arg }) => arg.keyword === condition.keyword)?.value
+    return value !== undefined && value.constant === condition.equals
+  }
+
+  // --- guards -----------------------------------------------------------------------------
+
+  /** The state on the branch where `test` has truth value `polarity`. */
+  private refine(state: State, test: Expr, polarity: boolean): State {
+    const ops = this.syntax.operators
+    if (test.t === 'unary' && ops.not.includes(test.op)) return this.refine(state, test.operand, !polarity)
+    if (test.t === 'binary') {
+      if (ops.and.includes(test.op)) return polarity ? this.refine(this.refine(state, test.left, true), test.right, true) : state
+      if (ops.or.includes(test.op)) return polarity ? state : this.refine(this.refine(state, test.left, false), test.right, false)
+      let op = test.op
+      let holds = polarity
+      if (ops.negatedMembership?.includes(op)) {
+        op = ops.membership?.[0] ?? op
+        holds = !holds
+      }
+      if (holds) for (const guard of this.catalog.guardOperators.get(op) ?? []) this.applyGuard(state, test.left, guard.mask, guard.spec.requires, { site: test.site, note: guard.spec.note })
+      const equal = ops.equal.includes(test.op) ? polarity : ops.notEqual.includes(test.op) ? !polarity : null
+      if (equal === true) this.pinConstant(state, test.left, test.right)
+      return state
+    }
+    if (test.t === 'call' && polarity) this.refineCall(state, test)
+    return state
+  }
+
+  private refineCall(state: State, test: Extract<Expr, { t: 'call' }>): void {
+    const callee = test.callee
+    const written = pathOf(callee)
+    if (callee.t === 'member' && (this.syntax.operators.equalityMethods ?? []).includes(callee.property) && test.args[0]) {
+      this.pinConstant(state, callee.object, test.args[0].value)
+      return
+    }
+    if (!this.catalog.guardCalls.mayMatch(lastSegment(written ?? ''))) return
+    const receiver = callee.t === 'member' ? this.eval(callee.object, state) : null
+    const names = [receiver?.qname && callee.t === 'member' ? `${receiver.qname}.${callee.property}` : null, written]
+    const context: CallContext = { expr: test, args: test.args.map((arg) => ({ arg, value: this.eval(arg.value, state) })), receiver, names, label: written ?? 'call' }
+    for (const guard of this.catalog.guardCalls.match(names)) {
+      if (!this.conditionsHold(guard.spec.when ?? [], context)) continue
+      const subject = guard.spec.subject === 'receiver' || guard.spec.subject === undefined ? (callee.t === 'member' ? callee.object : null) : (test.args[guard.spec.subject.arg]?.value ?? null)
+      if (subject) this.applyGuard(state, subject, guard.mask, guard.spec.requires, { site: test.site, note: guard.spec.note })
+    }
+  }
+
+  /** `x == "a"` on the true branch: x is that constant there (and so carries no data). */
+  private pinConstant(state: State, left: Expr, right: Expr): void {
+    const [subject, other] = left.t === 'literal' ? [right, left] : [left, right]
+    if (other.t !== 'literal') return
+    const target = refinable(subject)
+    if (target) this.rewrite(target, state, () => constantVal(other.value))
+  }
+
+  private applyGuard(state: State, subject: Expr, mask: number, requires: 'normalized-path' | undefined, step: Step): void {
+    const target = refinable(subject)
+    if (target) this.rewrite(target, state, (value) => cleaned(value, mask, step, requires === 'normalized-path'))
+  }
+
+  /** Replaces the value at an access path, starting from its full current value (sources included). */
+  private rewrite(target: Expr, state: State, change: (value: Val) => Val): void {
+    if (target.t === 'name' && !state.vars.has(target.name) && !this.outer?.(target.name)) return
+    const current = this.eval(target, state)
+    this.update(target, state, () => change(current))
+  }
+}
+
+/** The variable or access path a check is really about: `x` in `x.lower() in ALLOWED`. */
+function refinable(expr: Expr): Expr | null {
+  switch (expr.t) {
+    case 'name':
+      return expr
+    case 'member':
+      return isAccessPath(expr.object) ? expr : refinable(expr.object)
+    case 'index':
+      return refinable(expr.object)
+    case 'call':
+      if (expr.callee.t === 'member') return refinable(expr.callee.object)
+      return expr.args[0] ? refinable(expr.args[0].value) : null
+    default:
+      return null
+  }
+}
+
+function isAccessPath(expr: Expr): boolean {
+  return expr.t === 'name' || (expr.t === 'member' && isAccessPath(expr.object))
+}
+
+/** The constant start of a template: its leading constant pieces and the next piece's prefix. */
+function templatePrefix(parts: readonly Val[]): string | null {
+  let prefix = ''
+  for (const part of parts) {
+    if (typeof part.constant === 'string' || typeof part.constant === 'number') {
+      prefix += String(part.constant)
+      continue
+    }
+    prefix += part.prefix ?? ''
+    break
+  }
+  return prefix === '' ? null : prefix
+}
+
+function argRefFacts(ref: ArgRef, found: ArgVal): readonly Fact[] {
+  const { arg, value } = found
+  if (ref.field !== undefined) return deepFacts(readField(value, ref.field))
+  if (ref.shallow) return value.facts
+  if (ref.program && arg.value.t === 'list') return deepFacts(readField(value, '0'))
+  return deepFacts(value)
+}
+
+function targetText(target: Target): string {
+  switch (target.t) {
+    case 'name':
+      return target.name
+    case 'member':
+      return `${pathOf(target.object) ?? '…'}.${target.property}`
+    case 'index':
+      return `${pathOf(target.object) ?? '…'}[…]`
+    case 'pattern':
+      return target.items.map((item) => (item.target.t === 'name' ? item.target.name : '…')).join(', ')
+    case 'none':
+      return '…'
+  }
+}
+
+/** Constant folding of binary operators on known operands. */
+function foldBinary(op: string, left: Const | undefined, right: Const | undefined, equal: readonly string[], notEqual: readonly string[]): Const | undefined {
+  if (left === undefined || right === undefined) return undefined
+  if (equal.includes(op)) return left === right
+  if (notEqual.includes(op)) return left !== right
+  if (typeof left === 'number' && typeof right === 'number') {
+    switch (op) {
+      case '+':
+        return left + right
+      case '-':
+        return left - right
+      case '*':
+        return left * right
+      case '/':
+        return right === 0 ? undefined : left / right
+      case '//':
+        return right === 0 ? undefined : Math.floor(left / right)
+      case '%':
+        return right === 0 ? undefined : left % right
+      case '**':
+        return left ** right
+      case '<':
+        return left < right
+      case '<=':
+        return left <= right
+      case '>':
+        return left > right
+      case '>=':
+        return left >= right
+      default:
+        return undefined
+    }
+  }
+  if (op === '+' && (typeof left === 'string' || typeof right === 'string')) return `${String(left)}${String(right)}`
+  return undefined
+}

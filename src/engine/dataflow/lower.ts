@@ -1,0 +1,884 @@
+/**
+ * Lowers a syntax tree to the engine's language-neutral form (ir.ts), reading the language's
+ * node table (spec.ts) and nothing else: no language is named here. Function and method bodies
+ * are lowered only when the analysis first reaches them, and each definition is lowered once
+ * (memoized by position), so a file costs in proportion to the code actually analyzed.
+ */
+import type { Range, SgNode } from '@ast-grep/napi'
+import { Site } from './ir.ts'
+import type { Arg, CatchClause, ClassDef, Const, DictEntry, Expr, FieldDef, FunctionDef, ImportBinding, ImportDecl, Param, PatternItem, Stmt, SwitchCase, Target } from './ir.ts'
+import type { Locator, NodeRule, SyntaxSpec } from './spec.ts'
+
+type RuleOf<K extends NodeRule['as']> = Extract<NodeRule, { as: K }>
+
+const EMPTY: readonly Stmt[] = []
+
+function kindOf(node: SgNode): string {
+  return node.kind() as string
+}
+
+/** `'abc'`, `f"x"`, `"""doc"""`, `` `t` `` -> the text between the quotes (escapes kept). */
+export function unquote(text: string): string {
+  const match = /^[A-Za-z]*("""|'''|"|'|`)([\s\S]*)\1$/.exec(text)
+  return match ? (match[2] ?? '') : text
+}
+
+/** Decorator / annotation text -> its name: `@app.route("/x")` -> `app.route`. */
+export function decoratorName(text: string): string {
+  const body = text.replace(/^@\s*/, '')
+  const paren = body.indexOf('(')
+  return (paren === -1 ? body : body.slice(0, paren)).replace(/\s+/g, '')
+}
+
+/** Declared type text -> a simple name: `: List<String>` -> `List`, `String[]` kept. */
+export function typeName(text: string): string {
+  return text
+    .replace(/^:\s*/, '')
+    .replace(/<[\s\S]*>/, '')
+    .replace(/\s+/g, '')
+}
+
+export class Lowerer {
+  private readonly functions = new Map<number, FunctionDef>()
+  private readonly classes = new Map<number, ClassDef>()
+  private readonly ignored: ReadonlySet<string>
+
+  constructor(
+    readonly path: string,
+    private readonly text: string,
+    readonly syntax: SyntaxSpec,
+    /** the file's tree, parsed again if it was released */
+    private readonly root: () => SgNode,
+  ) {
+    this.ignored = new Set(Object.entries(syntax.nodes).filter(([, rule]) => rule.as === 'ignore').map(([kind]) => kind))
+  }
+
+  private site(node: SgNode): Site {
+    return new Site(this.path, this.text, node)
+  }
+
+  private rule(node: SgNode): NodeRule | undefined {
+    return this.syntax.nodes[kindOf(node)]
+  }
+
+  // --- locators ---------------------------------------------------------------------------
+
+  private named(node: SgNode, except?: readonly string[]): SgNode[] {
+    return node.namedChildren().filter((child) => {
+      const kind = kindOf(child)
+      return !this.ignored.has(kind) && !(except?.includes(kind) ?? false)
+    })
+  }
+
+  locate(node: SgNode, locator: Locator | undefined): SgNode | null {
+    if (locator === undefined) return null
+    if (typeof locator === 'string') return node.field(locator as never) as SgNode | null
+    return this.locateAll(node, locator)[0] ?? null
+  }
+
+  locateAll(node: SgNode, locator: Locator | undefined): SgNode[] {
+    if (locator === undefined) return []
+    if (typeof locator === 'string') return node.fieldChildren(locator as never) as SgNode[]
+    if ('kinds' in locator) {
+      const base = locator.in === undefined ? node : this.locate(node, locator.in)
+      if (!base) return []
+      return base.namedChildren().filter((child) => locator.kinds.includes(kindOf(child)))
+    }
+    if ('nth' in locator) {
+      const child = this.named(node, locator.except)[locator.nth]
+      return child ? [child] : []
+    }
+    return this.named(node, locator.except)
+  }
+
+  // --- statements -------------------------------------------------------------------------
+
+  /** A block (or a single statement) as a list of statements. */
+  statements(node: SgNode | null): readonly Stmt[] {
+    if (!node) return EMPTY
+    const rule = this.rule(node)
+    if (rule?.as === 'block') return this.locateAll(node, rule.body ?? { all: true }).flatMap((child) => this.stmt(child))
+    return this.stmt(node)
+  }
+
+  stmt(node: SgNode): Stmt[] {
+    const rule = this.rule(node)
+    if (!rule) return this.named(node).flatMap((child) => this.stmt(child))
+    switch (rule.as) {
+      case 'block':
+        return [...this.statements(node)]
+      case 'else':
+      case 'case':
+        return this.locateAll(node, rule.body ?? { all: true }).flatMap((child) => this.stmt(child))
+      case 'transparent': {
+        const inner = this.locate(node, rule.inner ?? { nth: 0 })
+        return inner ? this.stmt(inner) : []
+      }
+      case 'ignore':
+        return []
+      case 'assign':
+        return [this.assignStmt(node, rule)]
+      case 'declaration':
+        return this.declaration(node, rule)
+      case 'declarator':
+        return [this.declarator(node, rule, null)]
+      case 'if':
+        return [this.ifStmt(node, rule)]
+      case 'while':
+      case 'do':
+        return [this.whileStmt(node, rule)]
+      case 'for':
+        return [this.forStmt(node, rule)]
+      case 'foreach':
+        return [this.foreachStmt(node, rule)]
+      case 'return': {
+        const value = this.locate(node, rule.value ?? { nth: 0 })
+        return [{ t: 'return', value: value ? this.expr(value) : null, site: this.site(node) }]
+      }
+      case 'throw':
+        return [{ t: 'throw', site: this.site(node) }]
+      case 'break':
+        return [{ t: 'break' }]
+      case 'continue':
+        return [{ t: 'continue' }]
+      case 'try':
+        return this.tryStmt(node, rule)
+      case 'switch':
+        return [this.switchStmt(node, rule)]
+      case 'function':
+        return [{ t: 'function', fn: this.functionAt(node) }]
+      case 'class':
+        return [{ t: 'class', cls: this.classAt(node) }]
+      case 'decorated': {
+        const definition = this.locate(node, rule.definition)
+        return definition ? this.stmt(definition) : []
+      }
+      case 'export':
+        return this.exportStmt(node, rule)
+      case 'import-from':
+      case 'import-module':
+      case 'import-es':
+      case 'import-path':
+        return this.importDecls(node, rule).map((decl) => ({ t: 'import', decl }))
+      default:
+        return [{ t: 'expr', expr: this.expr(node), site: this.site(node) }]
+    }
+  }
+
+  private assignStmt(node: SgNode, rule: RuleOf<'assign'>): Stmt {
+    const target = this.locate(node, rule.target)
+    const value = this.locate(node, rule.value)
+    const operator = rule.operator === undefined ? null : (this.locate(node, rule.operator)?.text() ?? null)
+    const type = this.locate(node, rule.type)
+    return {
+      t: 'assign',
+      target: target ? this.target(target) : { t: 'none' },
+      value: value ? this.expr(value) : null,
+      op: operator === '=' ? null : operator,
+      type: type ? typeName(type.text()) : null,
+      site: this.site(node),
+    }
+  }
+
+  private declaration(node: SgNode, rule: RuleOf<'declaration'>): Stmt[] {
+    const typeNode = this.locate(node, rule.type)
+    const type = typeNode ? typeName(typeNode.text()) : null
+    return this.locateAll(node, rule.declarators).map((declarator) => {
+      const inner = this.rule(declarator)
+      if (inner?.as === 'declarator') return this.declarator(declarator, inner, type)
+      if (inner?.as === 'assign') return this.assignStmt(declarator, inner)
+      return { t: 'assign', target: this.target(declarator), value: null, op: null, type, site: this.site(declarator) }
+    })
+  }
+
+  private declarator(node: SgNode, rule: RuleOf<'declarator'>, type: string | null): Stmt {
+    const target = this.locate(node, rule.target)
+    const value = this.locate(node, rule.value)
+    return { t: 'assign', target: target ? this.target(target) : { t: 'none' }, value: value ? this.expr(value) : null, op: null, type, site: this.site(node) }
+  }
+
+  private ifStmt(node: SgNode, rule: RuleOf<'if'>): Stmt {
+    const test = this.locate(node, rule.test)
+    return {
+      t: 'if',
+      test: test ? this.expr(test) : this.other(node, []),
+      then: this.statements(this.locate(node, rule.then)),
+      else: this.elseChain(this.locateAll(node, rule.else)),
+      site: this.site(node),
+    }
+  }
+
+  /** `elif` / `else` clauses in order: each `elif` is an `if` whose else is the rest. */
+  private elseChain(nodes: SgNode[]): readonly Stmt[] {
+    const [first, ...rest] = nodes
+    if (!first) return EMPTY
+    const rule = this.rule(first)
+    if (rule?.as === 'if') {
+      const test = this.locate(first, rule.test)
+      const then = this.statements(this.locate(first, rule.then))
+      const nested = rule.else === undefined ? rest : [...this.locateAll(first, rule.else), ...rest]
+      return [{ t: 'if', test: test ? this.expr(test) : this.other(first, []), then, else: this.elseChain(nested), site: this.site(first) }]
+    }
+    return [...this.statements(first), ...this.elseChain(rest)]
+  }
+
+  private whileStmt(node: SgNode, rule: RuleOf<'while'> | RuleOf<'do'>): Stmt {
+    const test = this.locate(node, rule.test)
+    return {
+      t: 'loop',
+      test: test ? this.expr(test) : null,
+      each: null,
+      init: EMPTY,
+      update: EMPTY,
+      body: this.statements(this.locate(node, rule.body)),
+      runsOnce: rule.as === 'do',
+      site: this.site(node),
+    }
+  }
+
+  private forStmt(node: SgNode, rule: RuleOf<'for'>): Stmt {
+    const test = this.locate(node, rule.test)
+    const init = this.locate(node, rule.init)
+    const update = this.locate(node, rule.update)
+    return {
+      t: 'loop',
+      test: test ? this.expr(test) : null,
+      each: null,
+      init: init ? this.stmt(init) : EMPTY,
+      update: update ? this.stmt(update) : EMPTY,
+      body: this.statements(this.locate(node, rule.body)),
+      runsOnce: false,
+      site: this.site(node),
+    }
+  }
+
+  private foreachStmt(node: SgNode, rule: RuleOf<'foreach'>): Stmt {
+    const target = this.locate(node, rule.target)
+    const iterable = this.locate(node, rule.iterable)
+    const type = this.locate(node, rule.type)
+    return {
+      t: 'loop',
+      test: null,
+      each: {
+        target: target ? this.target(target) : { t: 'none' },
+        iterable: iterable ? this.expr(iterable) : this.other(node, []),
+        type: type ? typeName(type.text()) : null,
+      },
+      init: EMPTY,
+      update: EMPTY,
+      body: this.statements(this.locate(node, rule.body)),
+      runsOnce: false,
+      site: this.site(node),
+    }
+  }
+
+  private tryStmt(node: SgNode, rule: RuleOf<'try'>): Stmt[] {
+    const resources = this.locate(node, rule.resources)
+    const handlers: CatchClause[] = this.locateAll(node, rule.handlers).map((handler) => {
+      const catchRule = this.rule(handler)
+      if (catchRule?.as !== 'catch') return { binding: { t: 'none' }, body: this.statements(handler) }
+      const binding = this.locate(handler, catchRule.binding)
+      return { binding: binding ? this.target(binding) : { t: 'none' }, body: this.statements(this.locate(handler, catchRule.body)) }
+    })
+    const finalizer = this.locate(node, rule.finally)
+    const body = this.statements(this.locate(node, rule.body))
+    return [
+      ...(resources ? this.statements(resources) : EMPTY),
+      { t: 'try', body, handlers, finally: finalizer ? this.statements(finalizer) : EMPTY },
+    ]
+  }
+
+  private switchStmt(node: SgNode, rule: RuleOf<'switch'>): Stmt {
+    const value = this.locate(node, rule.value)
+    const cases: SwitchCase[] = this.locateAll(node, rule.cases).map((branch) => {
+      const caseRule = this.rule(branch)
+      if (caseRule?.as !== 'case') return { test: null, body: this.statements(branch) }
+      const test = this.locate(branch, caseRule.test)
+      return { test: test ? this.expr(test) : null, body: this.locateAll(branch, caseRule.body ?? { all: true }).flatMap((child) => this.stmt(child)) }
+    })
+    return { t: 'switch', value: value ? this.expr(value) : this.other(node, []), cases, site: this.site(node) }
+  }
+
+  private exportStmt(node: SgNode, rule: RuleOf<'export'>): Stmt[] {
+    const declaration = this.locate(node, rule.declaration)
+    if (declaration) {
+      const lowered = this.stmt(declaration)
+      const names = lowered.flatMap(boundNames)
+      return [...lowered, ...names.map((name): Stmt => ({ t: 'export', local: name, exported: name }))]
+    }
+    const value = this.locate(node, rule.value)
+    if (value) {
+      const expr = this.expr(value)
+      if (expr.t === 'name') return [{ t: 'export', local: expr.name, exported: 'default' }]
+      return [
+        { t: 'assign', target: { t: 'name', name: '%default', site: this.site(value) }, value: expr, op: null, type: null, site: this.site(node) },
+        { t: 'export', local: '%default', exported: 'default' },
+      ]
+    }
+    return this.locateAll(node, rule.specifiers).flatMap((specifier): Stmt[] => {
+      const specifierRule = this.rule(specifier)
+      if (specifierRule?.as !== 'export-specifier') return []
+      const name = this.locate(specifier, specifierRule.name)?.text()
+      const alias = this.locate(specifier, specifierRule.alias)?.text()
+      return name ? [{ t: 'export', local: name, exported: alias ?? name }] : []
+    })
+  }
+
+  // --- imports ----------------------------------------------------------------------------
+
+  private importDecls(node: SgNode, rule: NodeRule): ImportDecl[] {
+    switch (rule.as) {
+      case 'import-from': {
+        const module = this.locate(node, rule.module)?.text().replace(/\s+/g, '') ?? ''
+        const bindings = this.locateAll(node, rule.names).flatMap((name) => this.importName(name, true))
+        if (bindings.length === 0 && /\bimport\s*\*/.test(node.text())) bindings.push({ local: '*', imported: '*' })
+        return [{ module, bindings }]
+      }
+      case 'import-module':
+        return this.locateAll(node, rule.names).map((name) => {
+          const nameRule = this.rule(name)
+          if (nameRule?.as === 'import-alias') {
+            const module = this.locate(name, nameRule.name)?.text() ?? ''
+            return { module, bindings: [{ local: this.locate(name, nameRule.alias)?.text() ?? module, imported: null }] }
+          }
+          const module = name.text()
+          // `import a.b` binds `a`; the engine reaches `a.b` as a member of it.
+          return { module, bindings: [{ local: module.split('.')[0] ?? module, imported: null }] }
+        })
+      case 'import-es': {
+        const source = this.locate(node, rule.source)
+        if (!source) return []
+        const clause = this.locate(node, rule.clause)
+        return [{ module: unquote(source.text()), bindings: clause ? this.esClause(clause) : [] }]
+      }
+      case 'import-path': {
+        const path = this.locate(node, rule.path)?.text().replace(/\s+/g, '') ?? ''
+        if (/\.\*\s*;?\s*$/.test(node.text())) return [{ module: path, bindings: [{ local: '*', imported: '*' }] }]
+        const dot = path.lastIndexOf('.')
+        const last = path.slice(dot + 1)
+        return [{ module: path.slice(0, Math.max(dot, 0)), bindings: [{ local: last, imported: last }] }]
+      }
+      default:
+        return []
+    }
+  }
+
+  private importName(node: SgNode, fromModule: boolean): ImportBinding[] {
+    const rule = this.rule(node)
+    if (rule?.as === 'import-alias') {
+      const name = this.locate(node, rule.name)?.text() ?? ''
+      const alias = this.locate(node, rule.alias)?.text() ?? name
+      return [{ local: alias, imported: fromModule ? name : null }]
+    }
+    const text = node.text()
+    return [{ local: text, imported: fromModule ? text : null }]
+  }
+
+  private esClause(clause: SgNode): ImportBinding[] {
+    return this.named(clause).flatMap((child): ImportBinding[] => {
+      const rule = this.rule(child)
+      if (rule?.as === 'import-namespace') {
+        const name = this.locate(child, rule.name)?.text()
+        return name ? [{ local: name, imported: null }] : []
+      }
+      if (rule?.as === 'import-named') return this.locateAll(child, rule.specifiers).flatMap((specifier) => this.importName(specifier, true))
+      if (rule?.as === 'name') return [{ local: child.text(), imported: 'default' }]
+      return []
+    })
+  }
+
+  // --- expressions ------------------------------------------------------------------------
+
+  private other(node: SgNode, parts: Expr[]): Expr {
+    return { t: 'other', parts, site: this.site(node) }
+  }
+
+  expr(node: SgNode): Expr {
+    const rule = this.rule(node)
+    if (!rule) return this.other(node, this.named(node).map((child) => this.expr(child)))
+    switch (rule.as) {
+      case 'name':
+        return { t: 'name', name: node.text(), site: this.site(node) }
+      case 'this':
+        return { t: 'name', name: 'this', site: this.site(node) }
+      case 'literal':
+        return this.literal(node, rule.value)
+      case 'string':
+        return this.stringExpr(node, rule)
+      case 'concat':
+        return this.concat(node)
+      case 'member': {
+        const object = this.locate(node, rule.object)
+        const property = this.locate(node, rule.property)
+        if (!object || !property) return this.other(node, object ? [this.expr(object)] : [])
+        return { t: 'member', object: this.expr(object), property: property.text(), site: this.site(node) }
+      }
+      case 'index': {
+        const object = this.locate(node, rule.object)
+        const index = this.locate(node, rule.index)
+        if (!object) return this.other(node, [])
+        return { t: 'index', object: this.expr(object), index: index ? this.expr(index) : this.other(node, []), site: this.site(node) }
+      }
+      case 'call': {
+        const callee = this.locate(node, rule.callee)
+        return { t: 'call', callee: callee ? this.expr(callee) : this.other(node, []), args: this.args(this.locate(node, rule.args)), isNew: false, site: this.site(node) }
+      }
+      case 'method-call':
+        return this.methodCall(node, rule)
+      case 'new': {
+        const callee = this.locate(node, rule.callee)
+        return { t: 'call', callee: callee ? this.expr(callee) : this.other(node, []), args: this.args(this.locate(node, rule.args)), isNew: true, site: this.site(node) }
+      }
+      case 'binary':
+        return this.binary(node, rule)
+      case 'unary': {
+        const operand = this.locate(node, rule.operand)
+        const op = rule.operator === undefined ? this.tokens(node) : (this.locate(node, rule.operator)?.text() ?? '')
+        return { t: 'unary', op, operand: operand ? this.expr(operand) : this.other(node, []), site: this.site(node) }
+      }
+      case 'conditional': {
+        const [test, then, otherwise] = [this.locate(node, rule.test), this.locate(node, rule.then), this.locate(node, rule.else)]
+        if (!test || !then || !otherwise) return this.other(node, this.named(node).map((child) => this.expr(child)))
+        return { t: 'conditional', test: this.expr(test), then: this.expr(then), else: this.expr(otherwise), site: this.site(node) }
+      }
+      case 'list':
+      case 'tuple-pattern':
+        return { t: 'list', elements: this.named(node).map((child) => this.expr(child)), site: this.site(node) }
+      case 'dict':
+        return { t: 'dict', entries: this.named(node).map((child) => this.dictEntry(child)), site: this.site(node) }
+      case 'function':
+        return { t: 'function', fn: this.functionAt(node), site: this.site(node) }
+      case 'transparent': {
+        const inner = this.locate(node, rule.inner ?? { nth: 0 })
+        return inner ? this.expr(inner) : this.other(node, [])
+      }
+      case 'assign': {
+        const target = this.locate(node, rule.target)
+        const value = this.locate(node, rule.value)
+        const operator = rule.operator === undefined ? null : (this.locate(node, rule.operator)?.text() ?? null)
+        if (!value) return this.other(node, [])
+        return { t: 'assign', target: target ? this.target(target) : { t: 'none' }, value: this.expr(value), op: operator === '=' ? null : operator, site: this.site(node) }
+      }
+      case 'keyword-arg':
+      case 'spread':
+      case 'pair': {
+        const value = this.locate(node, rule.value)
+        return value ? this.expr(value) : this.other(node, [])
+      }
+      case 'ignore':
+        return this.other(node, [])
+      default:
+        return this.other(node, this.named(node).map((child) => this.expr(child)))
+    }
+  }
+
+  private literal(node: SgNode, kind: RuleOf<'literal'>['value']): Expr {
+    const site = this.site(node)
+    if (kind === 'true' || kind === 'false' || kind === 'null') return { t: 'literal', value: kind === 'null' ? null : kind === 'true', site }
+    const text = node.text()
+    if (kind === 'string') return { t: 'literal', value: unquote(text), site }
+    const number = Number(text.replace(/_/g, '').replace(/[lLfFdD]$/, ''))
+    return Number.isFinite(number) ? { t: 'literal', value: number, site } : this.other(node, [])
+  }
+
+  private stringExpr(node: SgNode, rule: RuleOf<'string'>): Expr {
+    const text = node.text()
+    // Interpolations need braces; looking for them first spares a walk over plain strings.
+    if (rule.interpolation && text.includes('{')) {
+      const children = node.namedChildren()
+      if (children.some((child) => rule.interpolation?.includes(kindOf(child)))) {
+        // Constant pieces are kept: a fixed prefix (`https://host/${x}`) matters to some sinks.
+        const parts = children.flatMap((child): Expr[] => {
+          const kind = kindOf(child)
+          if (rule.interpolation?.includes(kind)) {
+            const inner = this.named(child)[0]
+            return [inner ? this.expr(inner) : this.other(child, [])]
+          }
+          if (kind.endsWith('_start') || kind.endsWith('_end') || this.ignored.has(kind)) return []
+          return [{ t: 'literal', value: child.text(), site: this.site(child) }]
+        })
+        return { t: 'template', parts, site: this.site(node) }
+      }
+    }
+    return { t: 'literal', value: unquote(text), site: this.site(node) }
+  }
+
+  private concat(node: SgNode): Expr {
+    const parts = this.named(node).map((child) => this.expr(child))
+    if (parts.every((part) => part.t === 'literal')) {
+      return { t: 'literal', value: parts.map((part) => (part.t === 'literal' ? String(part.value) : '')).join(''), site: this.site(node) }
+    }
+    return { t: 'template', parts, site: this.site(node) }
+  }
+
+  private methodCall(node: SgNode, rule: RuleOf<'method-call'>): Expr {
+    const object = this.locate(node, rule.object)
+    const name = this.locate(node, rule.name)?.text() ?? ''
+    const site = this.site(node)
+    const callee: Expr = object ? { t: 'member', object: this.expr(object), property: name, site } : { t: 'name', name, site }
+    return { t: 'call', callee, args: this.args(this.locate(node, rule.args)), isNew: false, site }
+  }
+
+  /** Operator text from anonymous tokens between operands (`not in`, `is not`). */
+  private tokens(node: SgNode): string {
+    return node
+      .children()
+      .filter((child) => !child.isNamed())
+      .map((child) => child.text())
+      .filter((token) => token !== '(' && token !== ')')
+      .join(' ')
+  }
+
+  private binary(node: SgNode, rule: RuleOf<'binary'>): Expr {
+    let left = this.locate(node, rule.left)
+    let right = this.locate(node, rule.right)
+    if (!left || !right) {
+      const operands = this.named(node)
+      left = operands[0] ?? null
+      right = operands[1] ?? null
+    }
+    const op = rule.operator === undefined ? this.tokens(node) : (this.locate(node, rule.operator)?.text() ?? '')
+    if (!left || !right) return this.other(node, this.named(node).map((child) => this.expr(child)))
+    return { t: 'binary', op, left: this.expr(left), right: this.expr(right), site: this.site(node) }
+  }
+
+  private args(node: SgNode | null): Arg[] {
+    if (!node) return []
+    return this.named(node).map((child): Arg => {
+      const rule = this.rule(child)
+      if (rule?.as === 'keyword-arg') {
+        const value = this.locate(child, rule.value)
+        return { value: value ? this.expr(value) : this.other(child, []), keyword: this.locate(child, rule.name)?.text() ?? null, spread: false }
+      }
+      if (rule?.as === 'spread') {
+        const value = this.locate(child, rule.value)
+        return { value: value ? this.expr(value) : this.other(child, []), keyword: null, spread: true }
+      }
+      return { value: this.expr(child), keyword: null, spread: false }
+    })
+  }
+
+  private dictEntry(node: SgNode): DictEntry {
+    const rule = this.rule(node)
+    if (rule?.as === 'pair') {
+      const keyNode = this.locate(node, rule.key)
+      const valueNode = this.locate(node, rule.value)
+      const value = valueNode ? this.expr(valueNode) : this.other(node, [])
+      const key = keyNode ? this.constantKey(keyNode) : null
+      return { key, computedKey: key === null && keyNode ? this.expr(keyNode) : null, value, spread: false }
+    }
+    if (rule?.as === 'shorthand') return { key: node.text(), computedKey: null, value: { t: 'name', name: node.text(), site: this.site(node) }, spread: false }
+    if (rule?.as === 'spread') {
+      const value = this.locate(node, rule.value)
+      return { key: null, computedKey: null, value: value ? this.expr(value) : this.other(node, []), spread: true }
+    }
+    if (rule?.as === 'function') {
+      // object methods: `{ handler(req) { ... } }`
+      const fn = this.functionAt(node)
+      return { key: fn.name, computedKey: null, value: { t: 'function', fn, site: this.site(node) }, spread: false }
+    }
+    return { key: null, computedKey: null, value: this.expr(node), spread: true }
+  }
+
+  /** A key written as a name or a literal (`a`, `"a"`, `1`), or null when computed. */
+  private constantKey(node: SgNode): string | null {
+    const rule = this.rule(node)
+    if (rule?.as === 'literal' || rule?.as === 'string') {
+      const expr = this.expr(node)
+      return expr.t === 'literal' ? String(expr.value) : null
+    }
+    // Keys without a rule are property names (`a` in `{ a: 1 }`); a rule-less kind never
+    // names a variable, unlike Python's `{a: 1}` whose key is the variable `a`.
+    return rule === undefined ? node.text() : null
+  }
+
+  // --- assignment targets -----------------------------------------------------------------
+
+  target(node: SgNode): Target {
+    const rule = this.rule(node)
+    const site = this.site(node)
+    switch (rule?.as) {
+      case 'name':
+        return { t: 'name', name: node.text(), site }
+      case 'this':
+        return { t: 'name', name: 'this', site }
+      case 'member':
+      case 'index':
+      case 'method-call': {
+        const expr = this.expr(node)
+        if (expr.t === 'member') return { t: 'member', object: expr.object, property: expr.property, site }
+        if (expr.t === 'index') return { t: 'index', object: expr.object, index: expr.index, site }
+        return { t: 'none' }
+      }
+      case 'list':
+      case 'tuple-pattern':
+        return { t: 'pattern', items: this.named(node).map((child, index) => this.patternItem(child, index)), site }
+      case 'object-pattern':
+        return { t: 'pattern', items: this.named(node).map((child) => this.patternItem(child, null)), site }
+      case 'transparent': {
+        const inner = this.locate(node, rule.inner ?? { nth: 0 })
+        return inner ? this.target(inner) : { t: 'none' }
+      }
+      case 'default-pattern':
+      case 'rest-pattern':
+      case 'param': {
+        const inner = this.locate(node, rule.target ?? { nth: 0 })
+        return inner ? this.target(inner) : { t: 'none' }
+      }
+      default:
+        return { t: 'none' }
+    }
+  }
+
+  private patternItem(node: SgNode, position: number | null): PatternItem {
+    const rule = this.rule(node)
+    if (rule?.as === 'rest-pattern' || (rule?.as === 'param' && rule.rest)) return { key: null, target: this.target(node), fallback: null }
+    if (rule?.as === 'pair-pattern') {
+      const key = this.locate(node, rule.key)
+      const value = this.locate(node, rule.value)
+      return { key: key ? (this.constantKey(key) ?? position) : position, target: value ? this.target(value) : { t: 'none' }, fallback: null }
+    }
+    if (rule?.as === 'default-pattern') {
+      const inner = this.locate(node, rule.target)
+      const fallback = this.locate(node, rule.value)
+      const target = inner ? this.target(inner) : { t: 'none' as const }
+      return { key: position ?? (target.t === 'name' ? target.name : null), target, fallback: fallback ? this.expr(fallback) : null }
+    }
+    if (rule?.as === 'shorthand' || (position === null && rule?.as === 'name')) {
+      return { key: node.text(), target: { t: 'name', name: node.text(), site: this.site(node) }, fallback: null }
+    }
+    return { key: position, target: this.target(node), fallback: null }
+  }
+
+  // --- functions and classes --------------------------------------------------------------
+
+  /** The definition at a function node, lowered once; methods get their class. */
+  functionAt(node: SgNode): FunctionDef {
+    const start = node.range().start.index
+    const known = this.functions.get(start)
+    if (known) return known
+    const owner = this.enclosingClass(node)
+    if (owner) {
+      const method = this.functions.get(start)
+      if (method) return method
+    }
+    return this.lowerFunction(node, null, [])
+  }
+
+  /** Lowers the class around a method node (registering its methods), if there is one. */
+  private enclosingClass(node: SgNode): ClassDef | null {
+    let current = node.parent()
+    for (let depth = 0; current && depth < 4; depth++) {
+      const rule = this.rule(current)
+      if (rule?.as === 'class') return this.classAt(current)
+      if (rule?.as === 'function') return null
+      current = current.parent()
+    }
+    return null
+  }
+
+  private lowerFunction(node: SgNode, owner: ClassDef | null, outerDecorators: readonly string[]): FunctionDef {
+    const range = node.range()
+    const rule = this.rule(node)
+    if (rule?.as !== 'function') throw new Error(`not a function node: ${kindOf(node)}`)
+    const name = this.locate(node, rule.name)?.text() ?? null
+    const parentDecorators = outerDecorators.length > 0 ? outerDecorators : this.decoratorsAround(node)
+    const decorators = [...parentDecorators, ...this.locateAll(node, rule.decorators).map((decorator) => decoratorName(decorator.text()))]
+    const modifiers = this.locate(node, rule.modifiers)?.text() ?? ''
+    const paramsNode = this.locate(node, rule.params)
+    const single = paramsNode ? null : this.locate(node, rule.singleParam)
+    const kind = kindOf(node)
+    let body: readonly Stmt[] | undefined
+    const site = this.site(node)
+    const fn: FunctionDef = {
+      id: `${this.path}#${range.start.index}`,
+      path: this.path,
+      site,
+      name,
+      params: paramsNode ? (this.rule(paramsNode)?.as === 'name' ? this.singleParam(paramsNode) : this.params(paramsNode)) : single ? this.singleParam(single) : [],
+      decorators,
+      owner,
+      isStatic: /\bstatic\b/.test(modifiers) || decorators.includes('staticmethod'),
+      start: range.start.index,
+      end: range.end.index,
+      body: () => {
+        body ??= this.functionBody(this.locate(this.nodeAt(kind, range), rule.body), site)
+        return body
+      },
+    }
+    this.functions.set(range.start.index, fn)
+    return fn
+  }
+
+  /** The node of this kind at this range, found again in the (possibly re-parsed) tree. */
+  private nodeAt(kind: string, range: Range): SgNode {
+    const found = this.root().find({ rule: { kind, range: { start: { line: range.start.line, column: range.start.column }, end: { line: range.end.line, column: range.end.column } } } })
+    if (!found) throw new Error(`${this.path}: no ${kind} at ${range.start.line + 1}:${range.start.column + 1}`)
+    return found
+  }
+
+  /** Decorators held by a wrapping node (Python `decorated_definition`). */
+  private decoratorsAround(node: SgNode): string[] {
+    const parent = node.parent()
+    const rule = parent ? this.rule(parent) : undefined
+    if (!parent || rule?.as !== 'decorated') return []
+    return this.locateAll(parent, rule.decorators).map((decorator) => decoratorName(decorator.text()))
+  }
+
+  private functionBody(node: SgNode | null, site: Site): readonly Stmt[] {
+    if (!node) return EMPTY
+    if (this.rule(node)?.as === 'block') return this.statements(node)
+    return [{ t: 'return', value: this.expr(node), site }]
+  }
+
+  private singleParam(node: SgNode): Param[] {
+    const target = this.target(node)
+    const name = target.t === 'name' ? target.name : null
+    return [{ target, name, type: null, fallback: null, fallbackText: null, decorators: [], rest: null, isProperty: false, site: this.site(node) }]
+  }
+
+  params(node: SgNode): Param[] {
+    return this.named(node).flatMap((child): Param[] => {
+      const rule = this.rule(child)
+      const site = this.site(child)
+      if (rule?.as === 'param') {
+        const targetNode = this.locate(child, rule.target)
+        const target = targetNode ? this.target(targetNode) : { t: 'none' as const }
+        const type = this.locate(child, rule.type)
+        const fallback = this.locate(child, rule.default)
+        return [
+          {
+            target,
+            name: target.t === 'name' ? target.name : null,
+            type: type ? typeName(type.text()) : null,
+            fallback: fallback ? this.expr(fallback) : null,
+            fallbackText: fallback ? fallback.text() : null,
+            decorators: this.locateAll(child, rule.decorators).map((decorator) => decoratorName(decorator.text())),
+            rest: rule.rest ?? null,
+            isProperty: rule.property !== undefined && this.locate(child, rule.property) !== null,
+            site,
+          },
+        ]
+      }
+      if (rule?.as === 'default-pattern') {
+        const targetNode = this.locate(child, rule.target)
+        const target = targetNode ? this.target(targetNode) : { t: 'none' as const }
+        const fallback = this.locate(child, rule.value)
+        return [{ target, name: target.t === 'name' ? target.name : null, type: null, fallback: fallback ? this.expr(fallback) : null, fallbackText: fallback?.text() ?? null, decorators: [], rest: null, isProperty: false, site }]
+      }
+      const target = this.target(child)
+      if (target.t === 'none') return []
+      const rest = rule?.as === 'rest-pattern' ? 'list' : null
+      return [{ target, name: target.t === 'name' ? target.name : null, type: null, fallback: null, fallbackText: null, decorators: [], rest, isProperty: false, site }]
+    })
+  }
+
+  classAt(node: SgNode): ClassDef {
+    const start = node.range().start.index
+    const known = this.classes.get(start)
+    if (known) return known
+    const rule = this.rule(node)
+    if (rule?.as !== 'class') throw new Error(`not a class node: ${kindOf(node)}`)
+    const methods = new Map<string, FunctionDef>()
+    const fields = new Map<string, FieldDef>()
+    const cls: ClassDef = {
+      id: `${this.path}#${start}`,
+      path: this.path,
+      site: this.site(node),
+      name: this.locate(node, rule.name)?.text() ?? '',
+      superclasses: this.locateAll(node, rule.superclasses).flatMap((superclass) => superclassNames(superclass.text())),
+      methods,
+      fields,
+      decorators: [...this.decoratorsAround(node), ...this.locateAll(node, rule.decorators).map((decorator) => decoratorName(decorator.text()))],
+      isInterface: rule.interface ?? false,
+    }
+    this.classes.set(start, cls)
+    const body = this.locate(node, rule.body)
+    if (body) this.classMembers(body, cls, methods, fields)
+    return cls
+  }
+
+  private classMembers(body: SgNode, cls: ClassDef, methods: Map<string, FunctionDef>, fields: Map<string, FieldDef>): void {
+    let pending: string[] = []
+    for (const member of this.named(body)) {
+      const kind = kindOf(member)
+      if (this.syntax.decoratorKinds.includes(kind)) {
+        pending.push(decoratorName(member.text()))
+        continue
+      }
+      this.classMember(member, cls, methods, fields, pending)
+      pending = []
+    }
+    const constructor = [...methods.values()].find((method) => this.isConstructor(method, cls))
+    for (const param of constructor?.params ?? []) {
+      if (param.isProperty && param.name) fields.set(param.name, { name: param.name, type: param.type, init: null, isStatic: false })
+    }
+  }
+
+  isConstructor(fn: FunctionDef, cls: ClassDef): boolean {
+    return fn.name !== null && ((this.syntax.constructorNames ?? []).includes(fn.name) || (this.syntax.constructorNames === undefined && fn.name === cls.name))
+  }
+
+  private classMember(member: SgNode, cls: ClassDef, methods: Map<string, FunctionDef>, fields: Map<string, FieldDef>, decorators: string[]): void {
+    const rule = this.rule(member)
+    switch (rule?.as) {
+      case 'function': {
+        const fn = this.lowerFunction(member, cls, decorators)
+        if (fn.name) methods.set(fn.name, fn)
+        return
+      }
+      case 'decorated': {
+        const definition = this.locate(member, rule.definition)
+        const outer = this.locateAll(member, rule.decorators).map((decorator) => decoratorName(decorator.text()))
+        if (definition && this.rule(definition)?.as === 'function') {
+          const fn = this.lowerFunction(definition, cls, outer)
+          if (fn.name) methods.set(fn.name, fn)
+        }
+        return
+      }
+      case 'field':
+        for (const field of this.fieldDefs(member, rule)) fields.set(field.name, field)
+        return
+      case 'transparent':
+      case 'assign':
+        for (const stmt of this.stmt(member)) {
+          if (stmt.t === 'assign' && stmt.target.t === 'name') fields.set(stmt.target.name, { name: stmt.target.name, type: stmt.type, init: stmt.value, isStatic: true })
+        }
+        return
+      default:
+        return
+    }
+  }
+
+  private fieldDefs(member: SgNode, rule: RuleOf<'field'>): FieldDef[] {
+    const type = this.locate(member, rule.type)
+    const typeText = type ? typeName(type.text()) : null
+    const isStatic = /\bstatic\b/.test(this.locate(member, rule.modifiers)?.text() ?? '')
+    if (rule.declarators !== undefined) {
+      return this.locateAll(member, rule.declarators).flatMap((declarator) =>
+        this.stmt(declarator).flatMap((stmt) => (stmt.t === 'assign' && stmt.target.t === 'name' ? [{ name: stmt.target.name, type: typeText, init: stmt.value, isStatic }] : [])),
+      )
+    }
+    const name = this.locate(member, rule.name)?.text()
+    const value = this.locate(member, rule.value)
+    return name ? [{ name, type: typeText, init: value ? this.expr(value) : null, isStatic }] : []
+  }
+}
+
+/** `extends Base implements A, B` / `(Base, metaclass=M)` -> the class names. */
+function superclassNames(text: string): string[] {
+  return text
+    .replace(/<[^>]*>/g, '')
+    .split(/[\s,()]+/)
+    .filter((word) => /^[A-Za-z_$][\w$.]*$/.test(word) && word !== 'extends' && word !== 'implements')
+}
+
+/** Names a lowered declaration binds (for `export const a = ...`). */
+function boundNames(stmt: Stmt): string[] {
+  if (stmt.t === 'assign' && stmt.target.t === 'name') return [stmt.target.name]
+  if (stmt.t === 'function' && stmt.fn.name) return [stmt.fn.name]
+  if (stmt.t === 'class') return [stmt.cls.name]
+  return []
+}
+
+export type { Const }

@@ -1,0 +1,34 @@
+/**
+ * Combining data-flow findings with pattern-rule findings: where both report the same sink
+ * (same file, same category, overlapping spans), the data-flow finding stays, since it carries
+ * the path that makes the sink dangerous; everything else is kept.
+ */
+import type { Finding } from '../types.ts'
+
+type Position = readonly [line: number, column: number]
+
+function compare(a: Position, b: Position): number {
+  return a[0] - b[0] || a[1] - b[1]
+}
+
+function span(finding: Finding): { start: Position; end: Position } {
+  // columnEnd belongs to the first line; a multi-line match runs to the end of its last line.
+  const end: Position = finding.endLineNumber === finding.lineNumber ? [finding.lineNumber, finding.columnEnd] : [finding.endLineNumber, Number.MAX_SAFE_INTEGER]
+  return { start: [finding.lineNumber, finding.columnStart], end }
+}
+
+/** Whether two findings cover some common code (touching ends do not count). */
+export function spansOverlap(a: Finding, b: Finding): boolean {
+  const first = span(a)
+  const second = span(b)
+  return compare(first.start, second.end) < 0 && compare(second.start, first.end) < 0
+}
+
+export function mergeWithPatternFindings(patternFindings: readonly Finding[], dataflowFindings: readonly Finding[]): Finding[] {
+  const byFile = new Map<string, Finding[]>()
+  for (const finding of dataflowFindings) byFile.set(finding.filePath, [...(byFile.get(finding.filePath) ?? []), finding])
+  const kept = patternFindings.filter((finding) => !(byFile.get(finding.filePath) ?? []).some((flow) => flow.category === finding.category && spansOverlap(flow, finding)))
+  return [...kept, ...dataflowFindings].sort(
+    (a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0) || a.lineNumber - b.lineNumber || a.columnStart - b.columnStart || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0),
+  )
+}

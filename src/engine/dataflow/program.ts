@@ -1,0 +1,308 @@
+/**
+ * The set of files one analysis sees: each file parsed only when first needed, its top level
+ * lowered once, and module specifiers (relative JS/TS imports and require, Python dotted and
+ * relative imports, Java class imports and packages) resolved to files of the set.
+ */
+import { parse } from '@ast-grep/napi'
+import type { SgNode } from '@ast-grep/napi'
+import { languageFromPath, napiLanguage } from '../languages.ts'
+import type { CodeLanguage } from '../languages.ts'
+import type { ImportBinding, ImportDecl, Stmt } from './ir.ts'
+import { Lowerer } from './lower.ts'
+import { catalogFor } from './catalog.ts'
+import type { Catalog } from './catalog.ts'
+import { specFor } from './languages/index.ts'
+import type { LanguageSpec } from './spec.ts'
+
+export interface FileInput {
+  /** repository-relative, forward slashes */
+  path: string
+  text: string
+}
+
+export class FileUnit {
+  private rootNode: SgNode | undefined
+  private topLevel: readonly Stmt[] | undefined
+  private importIndex: Map<string, { decl: ImportDecl; binding: ImportBinding }> | undefined
+  private modules: Set<string> | undefined
+  readonly lowerer: Lowerer
+  readonly catalog: Catalog
+  /** `export { local as exported }` and `export default`, filled when the top level runs */
+  readonly esExports = new Map<string, string>()
+
+  constructor(
+    readonly path: string,
+    readonly language: CodeLanguage,
+    readonly spec: LanguageSpec,
+    readonly text: string,
+  ) {
+    this.lowerer = new Lowerer(path, text, spec.syntax, () => this.root)
+    this.catalog = catalogFor(spec)
+  }
+
+  /** Called with the unit each time its tree is (re)parsed: the program bounds how many stay. */
+  onParse: ((unit: FileUnit) => void) | null = null
+
+  get root(): SgNode {
+    if (!this.rootNode) {
+      this.rootNode = parse(napiLanguage(this.language), this.text).root()
+      this.onParse?.(this)
+    }
+    return this.rootNode
+  }
+
+  get parsed(): boolean {
+    return this.rootNode !== undefined
+  }
+
+  /** Drops the syntax tree (the lowered form stays); it is parsed again if needed. */
+  release(): void {
+    this.rootNode = undefined
+  }
+
+  /** Top-level statements (function and method bodies stay unlowered until used). */
+  top(): readonly Stmt[] {
+    this.topLevel ??= this.lowerer.statements(this.root)
+    return this.topLevel
+  }
+
+  /** Local name -> the import that binds it. */
+  importBinding(name: string): { decl: ImportDecl; binding: ImportBinding } | undefined {
+    if (!this.importIndex) {
+      this.importIndex = new Map()
+      for (const stmt of this.top()) {
+        if (stmt.t !== 'import') continue
+        for (const binding of stmt.decl.bindings) this.importIndex.set(binding.local, { decl: stmt.decl, binding })
+      }
+    }
+    return this.importIndex.get(name)
+  }
+
+  /** Wildcard imports (`from m import *`, `import a.b.*`). */
+  wildcardImports(): ImportDecl[] {
+    return this.top().flatMap((stmt) => (stmt.t === 'import' && stmt.decl.bindings.some((binding) => binding.imported === '*') ? [stmt.decl] : []))
+  }
+
+  /** Whether the file imports a module whose name starts with one of `names`. */
+  importsAny(names: readonly string[]): boolean {
+    if (!this.modules) {
+      this.modules = new Set(this.top().flatMap((stmt) => (stmt.t === 'import' ? [stmt.decl.module] : [])))
+      for (const match of this.text.matchAll(/require\(\s*['"]([^'"]+)['"]\s*\)/g)) this.modules.add(match[1] ?? '')
+    }
+    for (const module of this.modules) {
+      if (names.some((name) => module === name || module.startsWith(`${name}.`) || module.startsWith(`${name}/`))) return true
+    }
+    return false
+  }
+
+  /** Nodes of every function kind in the file (found natively, without walking the tree here). */
+  functionNodes(): SgNode[] {
+    const kinds = functionKinds(this.language, this.spec, this.root)
+    return kinds.length === 0 ? [] : this.root.findAll({ rule: { any: kinds.map((kind) => ({ kind })) } })
+  }
+
+  mentionsAny(words: readonly string[]): boolean {
+    return words.some((word) => this.text.includes(word))
+  }
+}
+
+const FUNCTION_KINDS = new Map<CodeLanguage, string[]>()
+
+/**
+ * The spec's function kinds that this language's grammar has: one spec serves several grammars
+ * (JavaScript and TypeScript), and ast-grep rejects a rule naming an unknown kind.
+ */
+function functionKinds(language: CodeLanguage, spec: LanguageSpec, root: SgNode): string[] {
+  let kinds = FUNCTION_KINDS.get(language)
+  if (!kinds) {
+    kinds = Object.entries(spec.syntax.nodes)
+      .filter(([, rule]) => rule.as === 'function')
+      .map(([kind]) => kind)
+      .filter((kind) => {
+        try {
+          root.find({ rule: { kind } })
+          return true
+        } catch {
+          return false
+        }
+      })
+    FUNCTION_KINDS.set(language, kinds)
+  }
+  return kinds
+}
+
+/** Syntax trees kept at once: trees cost far more memory than the lowered form. */
+const PARSED_TREES = 48
+
+const NODE_EXTENSIONS = ['.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts']
+
+function dirname(path: string): string {
+  const slash = path.lastIndexOf('/')
+  return slash === -1 ? '' : path.slice(0, slash)
+}
+
+/** `a/b/../c/./d` -> `a/c/d`; null when it climbs above the root. */
+export function normalizePath(path: string): string | null {
+  const parts: string[] = []
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue
+    if (part === '..') {
+      if (parts.length === 0) return null
+      parts.pop()
+    } else parts.push(part)
+  }
+  return parts.join('/')
+}
+
+function joinPath(dir: string, rest: string): string | null {
+  return normalizePath(dir === '' ? rest : `${dir}/${rest}`)
+}
+
+export class Program {
+  private readonly inputs = new Map<string, FileInput>()
+  private readonly units = new Map<string, FileUnit | null>()
+  private readonly byBaseName = new Map<string, string[]>()
+  private readonly resolved = new Map<string, string | null>()
+  private readonly parsedOrder = new Set<FileUnit>()
+
+  constructor(files: readonly FileInput[]) {
+    for (const file of files) {
+      this.inputs.set(file.path, file)
+      const base = file.path.slice(file.path.lastIndexOf('/') + 1)
+      const list = this.byBaseName.get(base) ?? []
+      list.push(file.path)
+      this.byBaseName.set(base, list)
+    }
+  }
+
+  paths(): string[] {
+    return [...this.inputs.keys()]
+  }
+
+  has(path: string): boolean {
+    return this.inputs.has(path)
+  }
+
+  /** The unit of a file in a language with a data-flow spec, created on first use. */
+  unit(path: string): FileUnit | null {
+    const known = this.units.get(path)
+    if (known !== undefined) return known
+    const input = this.inputs.get(path)
+    const language = input ? languageFromPath(path) : null
+    const spec = language ? specFor(language) : null
+    const unit = input && spec && language ? new FileUnit(path, language as CodeLanguage, spec, input.text) : null
+    if (unit) unit.onParse = (parsed) => this.trackParsed(parsed)
+    this.units.set(path, unit)
+    return unit
+  }
+
+  /** Keeps at most PARSED_TREES trees alive, releasing the least recently parsed ones. */
+  private trackParsed(unit: FileUnit): void {
+    this.parsedOrder.delete(unit)
+    this.parsedOrder.add(unit)
+    for (const oldest of this.parsedOrder) {
+      if (this.parsedOrder.size <= PARSED_TREES) break
+      oldest.release()
+      this.parsedOrder.delete(oldest)
+    }
+  }
+
+  /** Releases a unit's tree now (its entry points are done). */
+  release(unit: FileUnit): void {
+    unit.release()
+    this.parsedOrder.delete(unit)
+  }
+
+  /** The file a module specifier names, from `from`'s point of view, or null (external). */
+  resolveModule(from: FileUnit, module: string): string | null {
+    const key = `${from.path}\u0000${module}`
+    const known = this.resolved.get(key)
+    if (known !== undefined) return known
+    let result: string | null
+    switch (from.spec.syntax.moduleResolution) {
+      case 'node':
+        result = this.resolveNode(from.path, module)
+        break
+      case 'python':
+        result = this.resolvePython(from.path, module)
+        break
+      case 'java':
+        result = this.resolveJava(from.path, module)
+        break
+    }
+    this.resolved.set(key, result)
+    return result
+  }
+
+  private firstExisting(candidates: Array<string | null>): string | null {
+    for (const candidate of candidates) if (candidate !== null && this.inputs.has(candidate)) return candidate
+    return null
+  }
+
+  private resolveNode(from: string, module: string): string | null {
+    if (!module.startsWith('.') && !module.startsWith('/')) return null
+    const base = module.startsWith('/') ? normalizePath(module) : joinPath(dirname(from), module)
+    if (base === null) return null
+    // TypeScript ESM imports name the compiled file: `./util.js` is `./util.ts` in the sources.
+    const stem = /\.(m|c)?js$/.test(base) ? base.replace(/\.(m|c)?js$/, '') : null
+    return this.firstExisting([
+      base,
+      ...NODE_EXTENSIONS.map((ext) => base + ext),
+      ...(stem === null ? [] : NODE_EXTENSIONS.map((ext) => stem + ext)),
+      ...NODE_EXTENSIONS.map((ext) => `${base}/index${ext}`),
+    ])
+  }
+
+  private resolvePython(from: string, module: string): string | null {
+    const dots = /^\.*/.exec(module)?.[0].length ?? 0
+    const rest = module.slice(dots).split('.').filter(Boolean).join('/')
+    const candidates = (dir: string | null) => (dir === null ? [] : rest === '' ? [joinPath(dir, '__init__.py')] : [joinPath(dir, `${rest}.py`), joinPath(dir, `${rest}/__init__.py`)])
+    if (dots > 0) {
+      let dir: string | null = dirname(from)
+      for (let level = 1; level < dots && dir !== null; level++) dir = dir === '' ? null : dirname(dir)
+      return this.firstExisting(candidates(dir))
+    }
+    // Absolute: the nearest enclosing folder that has the module wins (a source root).
+    let dir = dirname(from)
+    for (;;) {
+      const found = this.firstExisting(candidates(dir))
+      if (found) return found
+      if (dir === '') break
+      dir = dirname(dir)
+    }
+    return this.uniqueSuffix([`/${rest}.py`, `/${rest}/__init__.py`])
+  }
+
+  /** `com.acme.db.Repo` (a class) or `com.acme.db` (a package with a wildcard import). */
+  private resolveJava(from: string, module: string): string | null {
+    const path = module.replace(/\./g, '/')
+    const base = module.slice(module.lastIndexOf('.') + 1)
+    const exact = this.byBaseName.get(`${base}.java`)?.find((candidate) => candidate === `${path}.java` || candidate.endsWith(`/${path}.java`))
+    if (exact) return exact
+    void from
+    return null
+  }
+
+  /** Java: the file of class `name` seen from `from` (same package, imports, unique name). */
+  resolveJavaClass(from: FileUnit, name: string): string | null {
+    const candidates = this.byBaseName.get(`${name}.java`) ?? []
+    if (candidates.length === 0) return null
+    const samePackage = candidates.find((candidate) => dirname(candidate) === dirname(from.path))
+    if (samePackage) return samePackage
+    const imported = from.importBinding(name)
+    if (imported) {
+      const path = this.resolveJava(from.path, `${imported.decl.module}.${name}`)
+      if (path) return path
+    }
+    for (const decl of from.wildcardImports()) {
+      const path = this.resolveJava(from.path, `${decl.module}.${name}`)
+      if (path) return path
+    }
+    return candidates.length === 1 ? (candidates[0] ?? null) : null
+  }
+
+  private uniqueSuffix(suffixes: string[]): string | null {
+    const found = this.paths().filter((path) => suffixes.some((suffix) => path.endsWith(suffix) || `/${path}` === suffix))
+    return found.length === 1 ? (found[0] ?? null) : null
+  }
+}

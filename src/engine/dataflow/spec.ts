@@ -1,0 +1,319 @@
+/**
+ * What a language spec is: a description, as data, of a language's syntax (which tree-sitter
+ * node kinds are functions, calls, assignments, branches... and in which fields their parts
+ * live) and of its security catalog (sources, sinks, sanitizers, guards, library semantics).
+ * The engine (lower.ts, interpreter.ts) reads only this; adding a language means writing one.
+ *
+ * Qualified names in the catalog are globs over dotted names: `*` is one segment (or part of
+ * one), `**.` any number of leading segments, `{a,b}` alternatives. They are matched against a
+ * call's callee or an access path both as written (`cursor.execute`) and as resolved through
+ * imports and declared types (`subprocess.run` for `sp.run` after `import subprocess as sp`).
+ */
+import type { CodeLanguage } from '../languages.ts'
+import type { SinkKind, SourceKind, SourceScope } from './kinds.ts'
+
+/** Where a part of a node is: a field name, or named children picked by kind or position. */
+export type Locator =
+  | string
+  | { readonly kinds: readonly string[]; readonly in?: Locator }
+  | { readonly nth: number; readonly except?: readonly string[] }
+  | { readonly all: true; readonly except?: readonly string[] }
+
+/** How one node kind lowers to the engine's language-neutral form (ir.ts). */
+export type NodeRule =
+  // --- expressions
+  | { readonly as: 'name' }
+  | { readonly as: 'this' }
+  | { readonly as: 'literal'; readonly value: 'string' | 'number' | 'true' | 'false' | 'null' }
+  /** a string literal; children of `interpolation` kinds make it a template (f-string, `${}`) */
+  | { readonly as: 'string'; readonly interpolation?: readonly string[] }
+  /** adjacent literals that concatenate (Python `"a" "b"`) */
+  | { readonly as: 'concat' }
+  | { readonly as: 'member'; readonly object: Locator; readonly property: Locator }
+  | { readonly as: 'index'; readonly object: Locator; readonly index: Locator }
+  | { readonly as: 'call'; readonly callee: Locator; readonly args: Locator }
+  /** receiver and method name in separate fields (Java); no receiver means a plain call */
+  | { readonly as: 'method-call'; readonly object: Locator; readonly name: Locator; readonly args: Locator }
+  | { readonly as: 'new'; readonly callee: Locator; readonly args: Locator }
+  /** no `operator` locator: the operator is the anonymous tokens between the operands */
+  | { readonly as: 'binary'; readonly left: Locator; readonly right: Locator; readonly operator?: Locator }
+  | { readonly as: 'unary'; readonly operand: Locator; readonly operator?: Locator }
+  | { readonly as: 'conditional'; readonly test: Locator; readonly then: Locator; readonly else: Locator }
+  | { readonly as: 'list' }
+  | { readonly as: 'dict' }
+  | { readonly as: 'pair'; readonly key: Locator; readonly value: Locator }
+  /** `{ b }` in an object literal: key and value are the same name */
+  | { readonly as: 'shorthand' }
+  | { readonly as: 'spread'; readonly value: Locator }
+  | { readonly as: 'keyword-arg'; readonly name: Locator; readonly value: Locator }
+  | {
+      readonly as: 'function'
+      readonly name?: Locator
+      readonly params: Locator
+      /** a lone parameter without a list (`x => x + 1`) */
+      readonly singleParam?: Locator
+      readonly body: Locator
+      readonly decorators?: Locator
+      /** method modifiers such as `static` live here (Java) */
+      readonly modifiers?: Locator
+    }
+  /** evaluates to its inner node: parentheses, await, casts, expression statements */
+  | { readonly as: 'transparent'; readonly inner?: Locator }
+  | { readonly as: 'assign'; readonly target: Locator; readonly value: Locator; readonly operator?: Locator; readonly type?: Locator }
+  | { readonly as: 'ignore' }
+  // --- statements
+  | { readonly as: 'block'; readonly body?: Locator }
+  | { readonly as: 'declaration'; readonly declarators: Locator; readonly type?: Locator }
+  | { readonly as: 'declarator'; readonly target: Locator; readonly value: Locator }
+  /** `else` may locate several nodes: a chain of elif/else clauses */
+  | { readonly as: 'if'; readonly test: Locator; readonly then: Locator; readonly else?: Locator }
+  | { readonly as: 'else'; readonly body?: Locator }
+  | { readonly as: 'while'; readonly test: Locator; readonly body: Locator }
+  | { readonly as: 'do'; readonly test: Locator; readonly body: Locator }
+  | { readonly as: 'for'; readonly init?: Locator; readonly test?: Locator; readonly update?: Locator; readonly body: Locator }
+  | { readonly as: 'foreach'; readonly target: Locator; readonly iterable: Locator; readonly body: Locator; readonly type?: Locator }
+  | { readonly as: 'return'; readonly value?: Locator }
+  | { readonly as: 'throw' }
+  | { readonly as: 'break' }
+  | { readonly as: 'continue' }
+  | { readonly as: 'try'; readonly body: Locator; readonly handlers?: Locator; readonly finally?: Locator; readonly resources?: Locator }
+  | { readonly as: 'catch'; readonly binding?: Locator; readonly body: Locator }
+  | { readonly as: 'switch'; readonly value: Locator; readonly cases: Locator }
+  | { readonly as: 'case'; readonly test?: Locator; readonly body?: Locator }
+  | {
+      readonly as: 'class'
+      readonly name: Locator
+      readonly body: Locator
+      readonly superclasses?: Locator
+      readonly decorators?: Locator
+      readonly interface?: boolean
+    }
+  /** class members that are not methods */
+  | { readonly as: 'field'; readonly declarators?: Locator; readonly name?: Locator; readonly type?: Locator; readonly value?: Locator; readonly modifiers?: Locator }
+  /** a definition wrapped with its decorators (Python `decorated_definition`) */
+  | { readonly as: 'decorated'; readonly definition: Locator; readonly decorators: Locator }
+  /** `export ...`: a declaration, a default value, or a list of specifiers */
+  | { readonly as: 'export'; readonly declaration?: Locator; readonly value?: Locator; readonly specifiers?: Locator }
+  | { readonly as: 'export-specifier'; readonly name: Locator; readonly alias?: Locator }
+  // --- imports
+  /** `from m import a, b as c` */
+  | { readonly as: 'import-from'; readonly module: Locator; readonly names: Locator }
+  /** `import a.b`, `import a.b as c` */
+  | { readonly as: 'import-module'; readonly names: Locator }
+  /** `import x, { a as b }, * as ns from 'm'` */
+  | { readonly as: 'import-es'; readonly source: Locator; readonly clause: Locator }
+  /** `import a.b.C;` (Java): the path names one class, or a package with `.*` */
+  | { readonly as: 'import-path'; readonly path: Locator }
+  | { readonly as: 'import-alias'; readonly name: Locator; readonly alias: Locator }
+  | { readonly as: 'import-namespace'; readonly name: Locator }
+  | { readonly as: 'import-named'; readonly specifiers: Locator }
+  // --- assignment targets and parameters
+  | { readonly as: 'tuple-pattern' }
+  | { readonly as: 'object-pattern' }
+  | { readonly as: 'pair-pattern'; readonly key: Locator; readonly value: Locator }
+  | { readonly as: 'rest-pattern'; readonly target?: Locator }
+  | { readonly as: 'default-pattern'; readonly target: Locator; readonly value: Locator }
+  | {
+      readonly as: 'param'
+      readonly target: Locator
+      readonly type?: Locator
+      readonly default?: Locator
+      readonly decorators?: Locator
+      readonly rest?: 'list' | 'dict'
+      /** present when the parameter also declares a field (TypeScript `private readonly svc: Svc`) */
+      readonly property?: Locator
+    }
+
+export interface SyntaxSpec {
+  readonly nodes: Readonly<Record<string, NodeRule>>
+  /** kinds of decorator / annotation nodes; their name is their text up to `(` without `@` */
+  readonly decoratorKinds: readonly string[]
+  /** the function that loads a module by name (`require`), if any */
+  readonly requireFunctions?: readonly string[]
+  /** the receiver is an explicit first parameter (Python `self`) */
+  readonly explicitSelf?: boolean
+  /** bare names that are fields of the enclosing class mean `this.<name>` (Java) */
+  readonly implicitThis?: boolean
+  /** names of constructors (`__init__`, `constructor`); Java: a method named like its class */
+  readonly constructorNames?: readonly string[]
+  /** JS: `module.exports` / `exports` objects exist in every module */
+  readonly commonJsExports?: boolean
+  /** Python: every top-level name can be imported (no export list) */
+  readonly operators: OperatorSpec
+  readonly moduleResolution: 'python' | 'node' | 'java'
+}
+
+/** Operator spellings the engine gives meaning to (constant folding, guards). */
+export interface OperatorSpec {
+  readonly and: readonly string[]
+  readonly or: readonly string[]
+  readonly not: readonly string[]
+  readonly equal: readonly string[]
+  readonly notEqual: readonly string[]
+  readonly membership?: readonly string[]
+  readonly negatedMembership?: readonly string[]
+  /** operators whose result is a boolean or number, never carrying the operands' data */
+  readonly clean: readonly string[]
+  /** `x ?? y` style: the value is one of the operands */
+  readonly coalesce?: readonly string[]
+  /** operators that format their right operand into the left one (`"%s" % x`) */
+  readonly format?: readonly string[]
+  /** methods that compare for equality: `"a".equals(x)` pins x on the true branch */
+  readonly equalityMethods?: readonly string[]
+}
+
+// --- security catalog ---------------------------------------------------------------------
+
+/** An argument of a call: by position or keyword; `field` picks one key of an object argument. */
+export interface ArgRef {
+  readonly index?: number
+  readonly keyword?: string
+  /** the whole value only, not data stored in its known fields (a request object as a filter) */
+  readonly shallow?: boolean
+  /** only this key of an object/dict argument (`{ filter: ... }`, `{"$where": ...}`) */
+  readonly field?: string
+  /** a list literal here: only its first element (the program) counts */
+  readonly program?: boolean
+}
+
+export type Condition =
+  /** a keyword argument (or a field of the options object at `index`) has this constant value */
+  | { readonly keyword: string; readonly equals: string | number | boolean | null; readonly optionsIndex?: number }
+  /** the file imports one of these modules (or names starting with them) */
+  | { readonly imports: readonly string[] }
+  /** the argument's source text matches this regular expression */
+  | { readonly argText: { readonly index?: number; readonly keyword?: string; readonly matches: string } }
+  /** the enclosing function or its file mentions one of these texts (hardened parser set-up) */
+  | { readonly mentions: readonly string[] }
+  /** the call has at least this many positional arguments */
+  | { readonly minArgs: number }
+  /** the options object at `optionsIndex` sets this key (`{ root: dir }`) */
+  | { readonly option: string; readonly optionsIndex: number }
+  /** the receiver's source text matches (an anchored regex literal's `test`) */
+  | { readonly receiverText: string }
+
+export interface SourceSpec {
+  readonly kind: SourceKind
+  /** access paths whose value is untrusted (`request.args`, `req.query`) */
+  readonly access?: readonly string[]
+  /** calls whose result is untrusted (`request.get_json`, `*.getParameter`) */
+  readonly call?: readonly string[]
+  /** parameters that receive untrusted data */
+  readonly param?: ParamSourceSpec
+  /** what the source is, for traces: "request.args" is shown with this label */
+  readonly label?: string
+}
+
+export interface ParamSourceSpec {
+  /** the parameter carries one of these decorators/annotations (`Query`, `RequestParam`) */
+  readonly decorators?: readonly string[]
+  /** the function carries one of these decorators (`app.get`, `router.post`) */
+  readonly functionDecorators?: readonly string[]
+  /** the function's name matches (`main`, `GET`) */
+  readonly functionNames?: readonly string[]
+  /** only this parameter position (receiver excluded) */
+  readonly index?: number
+  /** the file's path matches this regular expression (`route.ts`) */
+  readonly fileMatches?: string
+  /** parameters with these names or declared types are not sources (framework objects) */
+  readonly exceptNames?: readonly string[]
+  readonly exceptTypes?: readonly string[]
+  /** parameters whose default value's text matches this are not sources (`Depends(...)`) */
+  readonly exceptDefaults?: string
+  /** the parameter's declared type must match (`String[]` for main) */
+  readonly types?: readonly string[]
+}
+
+export interface SinkSpec {
+  readonly kind: SinkKind
+  /** callees, as qualified-name globs */
+  readonly call?: readonly string[]
+  /** assignment targets: `ctx.body`, `**.session[]` (`[]` is any subscript) */
+  readonly assign?: readonly string[]
+  /** values returned from functions carrying one of these decorators (Flask views) */
+  readonly returnFrom?: { readonly functionDecorators: readonly string[] }
+  /** dangerous arguments; default: every positional argument */
+  readonly args?: readonly ArgRef[]
+  /** every condition must hold for the call to be a sink */
+  readonly when?: readonly Condition[]
+  /** any condition holding makes it safe (reported as a sanitized path) */
+  readonly safeWhen?: readonly Condition[]
+  /** what the dangerous argument is, for traces: "SQL query text" */
+  readonly note: string
+  /** a more specific CWE than the kind's */
+  readonly cwe?: string
+  /** source scopes that count here; default remote only */
+  readonly sources?: readonly SourceScope[]
+  /**
+   * A value whose known constant prefix matches this regular expression is safe here: a URL
+   * whose scheme and host (or leading `/`) are fixed cannot send the request or the user
+   * elsewhere.
+   */
+  readonly safePrefix?: string
+}
+
+export interface SanitizerSpec {
+  readonly call: readonly string[]
+  readonly cleans: readonly SinkKind[] | 'all'
+  /** only this argument is cleaned (default: every argument and the receiver) */
+  readonly arg?: number
+  /** the call has to look like this (a replace() whose pattern removes CR/LF) */
+  readonly when?: readonly Condition[]
+  readonly note: string
+}
+
+/** A call that marks its result instead of cleaning it (path normalization before a check). */
+export interface MarkerSpec {
+  readonly call: readonly string[]
+  readonly marks: 'normalized-path'
+  readonly note: string
+}
+
+/**
+ * A condition that, when true on a branch, makes its subject safe on that branch: allowlist
+ * membership, validators, a prefix check on a normalized path.
+ */
+export interface GuardSpec {
+  /** binary operators (`in`); the subject is the left operand */
+  readonly operator?: readonly string[]
+  /** calls (`ALLOWED.includes(x)`, `p.startswith(base)`) */
+  readonly call?: readonly string[]
+  /** whose value is checked: the receiver or an argument (calls), the left operand (operators) */
+  readonly subject?: 'receiver' | { readonly arg: number }
+  readonly cleans: readonly SinkKind[] | 'all'
+  /** the subject must have been normalized first */
+  readonly requires?: 'normalized-path'
+  readonly when?: readonly Condition[]
+  readonly note: string
+}
+
+export interface SemanticsSpec {
+  /** calls that never return (abort(), process.exit()) */
+  readonly noReturn?: readonly string[]
+  /** calls whose result carries none of their inputs' data (len(), isinstance()) */
+  readonly cleanCalls?: readonly string[]
+  /** methods that store their arguments into the receiver (append, push, put(k, v)) */
+  readonly collectionWrites?: ReadonlyArray<{ readonly call: readonly string[]; readonly key?: number; readonly value?: number }>
+  /** methods that read one key of the receiver (`get(k)`) */
+  readonly collectionReads?: ReadonlyArray<{ readonly call: readonly string[]; readonly key: number }>
+  /** calls that fill a template (`"x{}".format(a)`, `String.format("x%s", a)`): the result starts like it */
+  readonly formatters?: ReadonlyArray<{ readonly call: readonly string[]; readonly template: 'receiver' | number; readonly placeholder: string }>
+}
+
+export interface LanguageSpec {
+  /** the name used in rule ids: dataflow.<name>.<category> is derived from the file's language */
+  readonly name: string
+  readonly languages: readonly CodeLanguage[]
+  readonly syntax: SyntaxSpec
+  readonly sources: readonly SourceSpec[]
+  readonly sinks: readonly SinkSpec[]
+  readonly sanitizers: readonly SanitizerSpec[]
+  readonly markers?: readonly MarkerSpec[]
+  readonly guards: readonly GuardSpec[]
+  readonly semantics: SemanticsSpec
+  /**
+   * Words one of which a file must contain to hold a source (a cheap filter before parsing);
+   * files without any are only read when code that has one calls into them.
+   */
+  readonly sourceWords: readonly string[]
+}
