@@ -23,7 +23,7 @@ import type { Logger } from '../src/logger.ts'
 import { Repository } from '../src/modules/repositories/repository.entity.ts'
 import { rulesetsOfRepository } from '../src/modules/rulesets/ruleset.service.ts'
 import { replaceSummary } from '../src/modules/summaries/summary.service.ts'
-import { summarizeRepository } from '../src/engine/summary/index.ts'
+import { summarizeRepository, type SummaryOptions } from '../src/engine/summary/index.ts'
 import { Scan, type ScanStatus } from '../src/modules/scans/scan.entity.ts'
 import type { RunScanPayload } from '../src/modules/scans/scan.service.ts'
 import { writeContentToFile } from '../src/modules/uploads/content-store.ts'
@@ -108,7 +108,7 @@ async function runScan(deps: RunScanDependencies, payload: RunScanPayload, progr
     })
     signal.throwIfAborted()
     progress.log('info', 'Analysis finished', { findings: report.findings.length, files_scanned: report.stats.filesScanned, skipped: report.stats.skipped, suppressed: report.stats.suppressed, duration_ms: report.durationMs })
-    if (scan.scanType === 'full') await summarize(em, scan, zipPath, signal, progress)
+    if (scan.scanType === 'full') await summarize(em, scan, zipPath, { signal, maxFileBytes: deps.maxFileBytes }, progress)
     const stored = await storeFindings(em, scan, report.findings, (count) => progress.log('debug', `Stored ${count} of ${report.findings.length} issues`))
     progress.setProgress(report.stats.filesTotal, report.stats.filesTotal)
     progress.log('info', `Scan completed: ${stored} issues`)
@@ -120,10 +120,10 @@ async function runScan(deps: RunScanDependencies, payload: RunScanPayload, progr
 }
 
 /** Full scans recompute what the service understands about the repository. */
-async function summarize(em: ReturnType<typeof forkForOrg>, scan: Scan, zipPath: string, signal: AbortSignal, progress: ScanProgressWriter): Promise<void> {
+async function summarize(em: ReturnType<typeof forkForOrg>, scan: Scan, zipPath: string, options: SummaryOptions & { signal: AbortSignal }, progress: ScanProgressWriter): Promise<void> {
   const started = performance.now()
-  const content = await summarizeRepository(readZipFiles(zipPath), { signal })
-  signal.throwIfAborted()
+  const content = await summarizeRepository(readZipFiles(zipPath), options)
+  options.signal.throwIfAborted()
   await replaceSummary(em, scan.repository.id, scan.id, content)
   progress.log('info', 'Repository summary updated', { duration_ms: Math.round(performance.now() - started) })
 }
