@@ -16,7 +16,7 @@ import fs from 'node:fs/promises'
 import { randomUUID } from 'node:crypto'
 import type { MikroORM } from '@mikro-orm/postgresql'
 import type { Task } from 'graphile-worker'
-import { parseRulesText, RuleValidationError, scanSources, type RuleDocument } from '../src/engine/index.ts'
+import { parseRulesText, RuleValidationError, scanSources, type AnalyzerName, type RuleDocument } from '../src/engine/index.ts'
 import { forkForOrg } from '../src/db/org-scope.ts'
 import { publishScanEvent } from '../src/events/event-hub.ts'
 import type { Logger } from '../src/logger.ts'
@@ -98,7 +98,7 @@ async function runScan(deps: RunScanDependencies, payload: RunScanPayload, progr
     progress.log('info', 'Repository content fetched', { bytes: repository.sizeBytes })
     signal.throwIfAborted()
     const report = await scanSources(readZipFiles(zipPath), {
-      analyzers: scan.activeModels as ('sast' | 'secrets')[],
+      analyzers: scan.activeModels as AnalyzerName[],
       extraRules,
       maxFileBytes: deps.maxFileBytes,
       threads: Math.min(2, availableParallelism()),
@@ -108,7 +108,7 @@ async function runScan(deps: RunScanDependencies, payload: RunScanPayload, progr
     })
     signal.throwIfAborted()
     progress.log('info', 'Analysis finished', { findings: report.findings.length, files_scanned: report.stats.filesScanned, skipped: report.stats.skipped, suppressed: report.stats.suppressed, duration_ms: report.durationMs })
-    if (scan.scanType === 'full') await summarize(em, scan, zipPath, { signal, maxFileBytes: deps.maxFileBytes }, progress)
+    if (scan.scanType === 'full') await summarize(em, scan, zipPath, { signal, maxFileBytes: deps.maxFileBytes, dataFlows: report.dataFlows }, progress)
     const stored = await storeFindings(em, scan, report.findings, (count) => progress.log('debug', `Stored ${count} of ${report.findings.length} issues`))
     progress.setProgress(report.stats.filesTotal, report.stats.filesTotal)
     progress.log('info', `Scan completed: ${stored} issues`)

@@ -58,6 +58,7 @@ function createIssue(em: EntityManager, scan: Scan, finding: Finding, inherited:
     cvssScore: finding.cvssScore,
     tags: finding.tags,
     modelUsed: finding.modelUsed,
+    dataFlow: finding.dataFlow ? { ...finding.dataFlow } : null,
     falsePositive: inherited?.falsePositive ?? false,
     exploitable: inherited?.exploitable ?? null,
   })

@@ -9,7 +9,7 @@ import type { FileLanguage } from './languages.ts'
 import type { SourceFile } from './source-file.ts'
 
 /** Analyzers this engine version implements (ANALYZERS also names planned ones). */
-export const AVAILABLE_ANALYZERS = ['sast', 'secrets'] as const satisfies readonly AnalyzerName[]
+export const AVAILABLE_ANALYZERS = ['sast', 'secrets', 'dataflow'] as const satisfies readonly AnalyzerName[]
 
 export interface Analyzer {
   readonly name: AnalyzerName

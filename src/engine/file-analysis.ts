@@ -54,7 +54,8 @@ export function createAnalyzers(
       const secrets = new SecretsAnalyzer(detector.ruleCount)
       set.analyzers.push(secrets)
       set.rulesRun += secrets.ruleCount
-    } else {
+    } else if (name !== 'dataflow') {
+      // dataflow works on the whole repository at the end of the scan (scan.ts), not file by file
       set.unavailable.push(name)
     }
   }

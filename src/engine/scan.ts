@@ -8,7 +8,8 @@ import { open, stat } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import { ANALYZERS } from './types.ts'
-import type { AnalyzerName, Finding, RuleDocument, ScanStats } from './types.ts'
+import type { AnalyzerName, DataFlowTrace, Finding, RuleDocument, ScanStats } from './types.ts'
+import { analyzeDataFlowAsync, mergeWithPatternFindings, supportsDataFlow, type DataFlowResult } from './dataflow/index.ts'
 import { DEFAULT_IGNORED_DIRS, DEFAULT_MAX_FILE_BYTES, classifyContent, classifyPath, isInIgnoredDir } from './file-selection.ts'
 import type { SkipReason } from './file-selection.ts'
 import { FileAnalysis, createAnalyzers } from './file-analysis.ts'
@@ -17,7 +18,7 @@ import type { FileLanguage } from './languages.ts'
 import { formatRuleProblem, loadBuiltinRulesLeniently } from './rules-loader.ts'
 import { emptySastMetrics } from './sast.ts'
 import type { SastMetrics } from './sast.ts'
-import { loadSecretsDetector } from './secrets-bridge.ts'
+import { loadSecretsDetector, type SecretsDetector } from './secrets-bridge.ts'
 import { walkDirectory } from './walk.ts'
 import { AnalysisPool } from './worker-pool.ts'
 import type { BootingPool } from './worker-pool.ts'
@@ -55,6 +56,8 @@ export interface ScanOptions {
 
 export interface ScanReport {
   findings: Finding[]
+  /** every source-to-sink path of the data-flow analyzer, sanitized ones included (empty without it) */
+  dataFlows: DataFlowTrace[]
   stats: ScanStats
   /** Rules (and secret detectors) the scan applied. */
   rulesRun: number
@@ -91,11 +94,16 @@ interface Preparation {
   analysis: FileAnalysis
   rulesRun: number
   metrics: SastMetrics
+  detector: SecretsDetector | null
+  /** the data-flow analyzer runs over the whole repository once every file was read */
+  dataflow: boolean
 }
 
 class ScanSession {
   readonly stats: ScanStats = { filesTotal: 0, filesScanned: 0, linesScanned: 0, skipped: {}, suppressed: 0, languages: {} }
   private readonly findings: Finding[] = []
+  /** texts kept for the data-flow analyzer (files of a language it has a spec for) */
+  private readonly dataflowFiles: { path: string; text: string }[] = []
   private handled = 0
   private readonly started = performance.now()
   private executor: Executor | null = null
@@ -201,7 +209,16 @@ class ScanSession {
     if (typeof content === 'number' || size > maxBytes) return this.skip(file.path, 'too-large', `${size} bytes`)
     const decision = classifyContent(content, pathDecision)
     if ('skip' in decision) return this.skip(file.path, decision.skip)
-    if (!this.preparation.analysis.accepts(decision.language)) return this.skip(file.path, 'unsupported', `no analyzer reads ${decision.language}`)
+    const forDataflow = this.preparation.dataflow && supportsDataFlow(file.path)
+    if (forDataflow) this.dataflowFiles.push({ path: file.path, text: decision.text })
+    if (!this.preparation.analysis.accepts(decision.language)) {
+      if (forDataflow) {
+        this.stats.filesScanned++
+        this.advance()
+        return
+      }
+      return this.skip(file.path, 'unsupported', `no analyzer reads ${decision.language}`)
+    }
     const executor = this.executor
     if (!executor) throw new Error('scan executor not started')
     const result = await executor.analyze(file.path, decision.language, decision.text)
@@ -220,12 +237,21 @@ class ScanSession {
     this.findings.push(...result.findings)
   }
 
-  report(): ScanReport {
-    const findings = [...this.findings].sort(
+  async report(): Promise<ScanReport> {
+    const dataflow = await this.analyzeDataFlow()
+    // a sink found by a pattern rule and by the data-flow analyzer is reported once, as the data-flow finding
+    const merged = dataflow ? mergeWithPatternFindings(this.findings, dataflow.findings) : this.findings
+    const findings = [...merged].sort(
       (a, b) =>
         compareText(a.filePath, b.filePath) || a.lineNumber - b.lineNumber || a.columnStart - b.columnStart || compareText(a.ruleId, b.ruleId),
     )
-    const report = { findings, stats: this.stats, rulesRun: this.preparation.rulesRun, durationMs: Math.round(performance.now() - this.started) }
+    const report = {
+      findings,
+      stats: this.stats,
+      rulesRun: this.preparation.rulesRun,
+      durationMs: Math.round(performance.now() - this.started),
+      dataFlows: dataflow?.traces ?? [],
+    }
     this.log('info', `scan complete: ${report.stats.filesScanned} files, ${report.findings.length} findings`, {
       filesScanned: report.stats.filesScanned,
       findings: report.findings.length,
@@ -234,6 +260,24 @@ class ScanSession {
       durationMs: report.durationMs,
     })
     return report
+  }
+
+  private async analyzeDataFlow(): Promise<DataFlowResult | null> {
+    if (!this.preparation.dataflow) return null
+    this.log('info', `data-flow analysis of ${this.dataflowFiles.length} files`)
+    const started = performance.now()
+    const result = await analyzeDataFlowAsync(this.dataflowFiles, {
+      ...(this.options.signal ? { signal: this.options.signal } : {}),
+      secrets: this.preparation.detector,
+    })
+    this.options.signal?.throwIfAborted()
+    const sanitized = result.traces.filter((trace) => trace.sanitized).length
+    this.log('info', `data-flow analysis found ${result.findings.length} flows to sinks (${sanitized} more sanitized)`, {
+      findings: result.findings.length,
+      sanitized,
+      durationMs: Math.round(performance.now() - started),
+    })
+    return result
   }
 }
 
@@ -280,7 +324,8 @@ async function prepare(options: ScanOptions): Promise<Preparation> {
   for (const name of set.unavailable) log('warning', `analyzer "${name}" is not available in this engine version; skipped`, { analyzer: name })
   const running = set.analyzers.map((analyzer) => analyzer.name)
   log('info', `rules loaded: ${set.rulesRun} rules, analyzers ${running.join(', ') || 'none'}`, { rules: set.rulesRun, analyzers: running })
-  return { names: running, rules, analysis: new FileAnalysis(set.analyzers, detector), rulesRun: set.rulesRun, metrics }
+  const dataflow = names.includes('dataflow')
+  return { names: dataflow ? [...running, 'dataflow'] : running, rules, analysis: new FileAnalysis(set.analyzers, detector), rulesRun: set.rulesRun, metrics, detector, dataflow }
 }
 
 /** Runs `work` over items produced by `next`, at most `parallelism` at a time, in order of start. */
@@ -331,7 +376,7 @@ export async function scanSources(sources: AsyncIterable<SourceInput> | Iterable
   } finally {
     await session.close()
   }
-  return session.report()
+  return await session.report()
 }
 
 /** Walks `dir` (symlinks not followed, ignored folders not entered) and scans what it finds. */
@@ -392,7 +437,7 @@ export async function scanDirectory(dir: string, options: ScanOptions = {}): Pro
   } finally {
     await session.close()
   }
-  return session.report()
+  return await session.report()
 }
 
 /** Reads a file unless it is larger than `maxBytes`, in which case its size is returned. */

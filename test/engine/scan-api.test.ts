@@ -44,11 +44,27 @@ describe('scan API', () => {
     await expect(scanDirectory(tempTree({ 'a.py': 'x' }), { ...options, signal: aborted })).rejects.toMatchObject({ name: 'AbortError' })
   })
 
-  it('rejects unknown analyzers and warns about ones this version lacks', async () => {
+  it('rejects unknown analyzers', async () => {
     await expect(scanSources([], { analyzers: ['magic' as never] })).rejects.toThrow(/unknown analyzer "magic"/)
-    const logs: LogEvent[] = []
-    await scanSources([], { ...options, analyzers: ['sast', 'dataflow'], onLog: (event) => logs.push(event) })
-    expect(logs.some((event) => event.level === 'warning' && event.message.includes('"dataflow"'))).toBe(true)
+  })
+
+  it('runs the data-flow analyzer over the whole repository, keeping one finding per sink', async () => {
+    const files = [
+      { path: 'app/db.py', content: Buffer.from('def find(cursor, name):\n    cursor.execute("select * from users where name = \'" + name + "\'")\n') },
+      {
+        path: 'app/views.py',
+        content: Buffer.from('from flask import request\nfrom app.db import find\n\ndef search(cursor):\n    name = request.args.get("name")\n    return find(cursor, name)\n'),
+      },
+    ]
+    const withFlow = await scanSources(files, { ...options, analyzers: ['sast', 'dataflow'] })
+    const sink = withFlow.findings.filter((finding) => finding.filePath === 'app/db.py' && finding.lineNumber === 2)
+    expect(sink).toHaveLength(1)
+    expect(sink[0]).toMatchObject({ analyzer: 'dataflow', category: 'sql-injection', modelUsed: 'parapet-dataflow/1.0' })
+    expect(sink[0]?.dataFlow?.source).toMatchObject({ filePath: 'app/views.py', lineNumber: 5 })
+    expect(withFlow.dataFlows.length).toBeGreaterThanOrEqual(1)
+    const patternsOnly = await scanSources(files, { ...options, analyzers: ['sast'] })
+    expect(patternsOnly.dataFlows).toEqual([])
+    expect(patternsOnly.findings.every((finding) => finding.analyzer === 'sast')).toBe(true)
   })
 
   it('finds the same findings with worker threads as in the calling thread', async () => {

@@ -252,3 +252,29 @@ remediation: Call transfer() instead.
     expect((await results(unlinked.id)).issues).toEqual([])
   })
 })
+
+describe('data-flow findings', () => {
+  it('come from full scans with their trace in data_flow and explanation, one issue per sink', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const repository = await uploadProject(app, caller, {
+      'app/db.py': 'def find(cursor, name):\n    cursor.execute("select * from users where name = \'" + name + "\'")\n',
+      'app/views.py': 'from flask import request\nfrom app.db import find\n\ndef search(cursor):\n    name = request.args.get("name")\n    return find(cursor, name)\n',
+    })
+    const created = await app.request(`/api/scans/${repository.id}`, { method: 'POST', headers: caller.headers, json: {} })
+    expect(created.body.active_models).toEqual(['sast', 'secrets', 'dataflow'])
+    await waitForScan(app, caller, created.body.id, isTerminal)
+    const { issues } = (await app.request(`/api/scans/${created.body.id}/results`, { headers: caller.headers })).body
+    const atSink = issues.filter((issue: { file_path: string; line_number: number }) => issue.file_path === 'app/db.py' && issue.line_number === 2)
+    expect(atSink).toHaveLength(1)
+    expect(atSink[0]).toMatchObject({ model_used: 'parapet-dataflow/1.0', category: 'sql-injection', cwe_ids: ['CWE-89'] })
+    expect(atSink[0].data_flow.source).toMatchObject({ filePath: 'app/views.py', lineNumber: 5 })
+    expect(atSink[0].explanation).toContain('app/views.py')
+    const gql = await app.graphql('query($id: ID!) { issue(id: $id) { dataFlow } }', { id: atSink[0].id }, caller.headers)
+    expect(gql.body.data.issue.dataFlow).toEqual(atSink[0].data_flow)
+
+    const quick = await app.request(`/api/scans/${repository.id}`, { method: 'POST', headers: caller.headers, json: { scan_type: 'quick' } })
+    await waitForScan(app, caller, quick.body.id, isTerminal)
+    const quickIssues = (await app.request(`/api/scans/${quick.body.id}/results`, { headers: caller.headers })).body.issues
+    expect(quickIssues.every((issue: { model_used: string }) => issue.model_used !== 'parapet-dataflow/1.0')).toBe(true)
+  })
+})

@@ -39,6 +39,7 @@ export class Catalog {
   readonly collectionWrites = new GlobIndex<CollectionWrite>()
   readonly collectionReads = new GlobIndex<{ key: number }>()
   readonly formatters = new GlobIndex<{ template: 'receiver' | number; placeholder: string }>()
+  readonly opaqueCallbacks = new GlobIndex<true>()
 
   constructor(readonly spec: LanguageSpec) {
     for (const sink of spec.sinks) {
@@ -64,6 +65,7 @@ export class Catalog {
     for (const write of semantics.collectionWrites ?? []) this.collectionWrites.add(write.call, write)
     for (const read of semantics.collectionReads ?? []) this.collectionReads.add(read.call, read)
     for (const formatter of semantics.formatters ?? []) this.formatters.add(formatter.call, formatter)
+    if (semantics.opaqueCallbacks) this.opaqueCallbacks.add(semantics.opaqueCallbacks, true)
   }
 
   /** Source specs whose parameter rule makes `param` (at `index`, receiver excluded) untrusted. */

@@ -5,10 +5,11 @@
  * per-function work and calls back here for everything that crosses a function or a file.
  */
 import type { ClassDef, FieldDef, FunctionDef, ImportBinding, ImportDecl, Site } from './ir.ts'
-import { sinkKindBit } from './kinds.ts'
+import { DEFAULT_SINK_SCOPES, sinkKindBit } from './kinds.ts'
 import type { FileUnit, Program } from './program.ts'
 import type { SinkSpec } from './spec.ts'
-import { FunctionRun, State } from './interpreter.ts'
+import { FunctionRun } from './interpreter.ts'
+import { State } from './state.ts'
 import { CLEAN, readField, sanitizerFor, val, withField } from './values.ts'
 import type { Fact, Step, Val } from './values.ts'
 
@@ -49,8 +50,10 @@ export const ENGINE_LIMITS = {
   inlineDepth: 3,
   /** source-to-sink paths kept (the rest are counted) */
   traces: 20_000,
-  /** interface implementations looked for per interface */
+  /** an interface is resolved to its implementation only when there is exactly this many */
   implementors: 1,
+  /** parameter-to-sink entries kept per summary */
+  sinksPerSummary: 200,
 }
 
 export class AbortError extends Error {
@@ -255,7 +258,7 @@ export class Engine {
   /** Records a path from a real source to a sink (sanitized or not). */
   record(fact: Fact, hit: SinkHit, safe: Step | null): void {
     if (fact.origin.type !== 'source') return
-    if (!(hit.spec.sources ?? ['remote']).includes(fact.origin.scope)) return
+    if (!(hit.spec.sources ?? DEFAULT_SINK_SCOPES).includes(fact.origin.scope)) return
     const bit = sinkKindBit(hit.spec.kind)
     const sanitizer = (fact.cleaned & bit) !== 0 ? sanitizerFor(fact, bit) : safe
     const sanitized = (fact.cleaned & bit) !== 0 || safe !== null

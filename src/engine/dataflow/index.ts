@@ -10,11 +10,12 @@
 import type { DataFlowTrace, Finding } from '../types.ts'
 import { ensureLanguagesRegistered, languageFromPath } from '../languages.ts'
 import type { SecretsDetector } from '../secrets-bridge.ts'
-import { Engine } from './engine.ts'
+import { AbortError, Engine } from './engine.ts'
+import type { FunctionDef } from './ir.ts'
 import { specFor } from './languages/index.ts'
 import { Program } from './program.ts'
 import type { FileInput, FileUnit } from './program.ts'
-import { DATAFLOW_MODEL, FileTexts, buildFindings, toTrace } from './report.ts'
+import { FileTexts, buildFindings, toTrace } from './report.ts'
 
 export { DATAFLOW_MODEL } from './report.ts'
 export { mergeWithPatternFindings, spansOverlap } from './merge.ts'
@@ -25,6 +26,8 @@ export interface DataFlowResult {
   findings: Finding[]
   /** every source-to-sink path found, sanitized ones included */
   traces: DataFlowTrace[]
+  /** files whose analysis failed (an unexpected construct); the others are still analyzed */
+  errors: Array<{ path: string; message: string }>
 }
 
 export interface DataFlowOptions {
@@ -40,19 +43,57 @@ export function supportsDataFlow(path: string): boolean {
 }
 
 export function analyzeDataFlow(files: { path: string; text: string }[], options: DataFlowOptions = {}): DataFlowResult {
+  const steps = analysisSteps(files, options)
+  let step = steps.next()
+  while (!step.done) step = steps.next()
+  return step.value
+}
+
+/**
+ * The same analysis, giving the event loop a turn between files. Syntax trees and nodes of
+ * @ast-grep/napi are freed by finalizers that only run when the event loop turns, so a long
+ * synchronous run holds every tree it touched until it returns; this variant keeps memory flat.
+ */
+export async function analyzeDataFlowAsync(files: { path: string; text: string }[], options: DataFlowOptions = {}): Promise<DataFlowResult> {
+  const steps = analysisSteps(files, options)
+  let step = steps.next()
+  let last = performance.now()
+  while (!step.done) {
+    if (performance.now() - last > YIELD_EVERY_MS) {
+      await new Promise((resolve) => setImmediate(resolve))
+      last = performance.now()
+    }
+    step = steps.next()
+  }
+  return step.value
+}
+
+const YIELD_EVERY_MS = 25
+
+/** The analysis as steps: one per file that can hold a source, then the report. */
+function* analysisSteps(files: { path: string; text: string }[], options: DataFlowOptions): Generator<void, DataFlowResult> {
   ensureLanguagesRegistered()
   const inputs: FileInput[] = files.filter((file) => supportsDataFlow(file.path))
   const program = new Program(inputs)
   const engine = new Engine(program, options.signal)
+  const errors: DataFlowResult['errors'] = []
   for (const path of program.paths()) {
+    if (options.signal?.aborted) throw new AbortError()
     const unit = program.unit(path)
     if (!unit || !unit.mentionsAny(unit.spec.sourceWords)) continue
-    analyzeEntries(engine, unit)
+    try {
+      analyzeEntries(engine, unit)
+    } catch (error) {
+      // One file the engine cannot follow must not cost the findings of all the others.
+      if (error instanceof AbortError) throw error
+      errors.push({ path, message: error instanceof Error ? error.message : String(error) })
+    }
     program.release(unit)
+    yield
   }
   const texts = new FileTexts(new Map(inputs.map((file) => [file.path, file.text])), options.secrets ?? null)
   const candidates = [...engine.traces.values()].map((record) => ({ record, trace: toTrace(texts, record) }))
-  return { findings: buildFindings(texts, candidates), traces: candidates.map((candidate) => candidate.trace) }
+  return { findings: buildFindings(texts, candidates), traces: candidates.map((candidate) => candidate.trace), errors }
 }
 
 /**
@@ -71,9 +112,10 @@ function analyzeEntries(engine: Engine, unit: FileUnit): void {
   }
 }
 
-function hasParamSources(unit: FileUnit, fn: ReturnType<FileUnit['lowerer']['functionAt']>): boolean {
+function hasParamSources(unit: FileUnit, fn: FunctionDef): boolean {
   if (unit.catalog.paramSources.length === 0) return false
-  return fn.params.some((param, index) => unit.catalog.paramSourcesFor(fn, param, index).length > 0)
+  // Positions count without an explicit receiver (`self`), as when the function is analyzed.
+  const offset = unit.spec.syntax.explicitSelf && fn.owner && !fn.isStatic ? 1 : 0
+  return fn.params.slice(offset).some((param, position) => unit.catalog.paramSourcesFor(fn, param, position).length > 0)
 }
 
-export { DATAFLOW_MODEL as MODEL }

@@ -6,19 +6,22 @@
  * the engine for real sources, to the summary for parameters), and calls to project functions
  * go through their summaries (or are analyzed in place for callbacks and local functions).
  */
-import type { Arg, Const, Expr, FunctionDef, Param, Stmt, Target } from './ir.ts'
+import type { ClassDef, Expr, FunctionDef, Param, Stmt, Target } from './ir.ts'
 import { pathOf } from './ir.ts'
-import { lastSegment } from './glob.ts'
-import { SOURCE_KIND_INFO } from './kinds.ts'
-import type { ArgRef, Condition, SinkSpec, SourceSpec } from './spec.ts'
-import type { FileUnit } from './program.ts'
+import { argFor, conditionHolds, conditionsHold, regex, sinkArguments } from './call-context.ts'
+import type { CallContext } from './call-context.ts'
 import type { Engine, ParamSink, SinkHit, Summary } from './engine.ts'
 import { ENGINE_LIMITS } from './engine.ts'
+import { concatPrefix, foldBinary, templatePrefix } from './fold.ts'
+import { lastSegment } from './glob.ts'
+import { SOURCE_KIND_INFO } from './kinds.ts'
+import type { FileUnit } from './program.ts'
+import type { SinkSpec, SourceSpec } from './spec.ts'
+import { State, joinStates } from './state.ts'
 import {
   CLEAN,
   cleaned,
   concatFact,
-  concatPrefix,
   constantVal,
   deepFacts,
   factWithStep,
@@ -38,49 +41,7 @@ import {
 } from './values.ts'
 import type { Fact, Step, Val } from './values.ts'
 
-/** Variables of one program point. */
-export class State {
-  constructor(public vars: Map<string, Val> = new Map()) {}
-
-  clone(): State {
-    return new State(new Map(this.vars))
-  }
-}
-
-/** Joins the states reaching one point; null entries are paths that cannot get there. */
-export function joinStates(states: ReadonlyArray<State | null>): State | null {
-  const live = states.filter((state): state is State => state !== null)
-  if (live.length <= 1) return live[0] ?? null
-  const vars = new Map<string, Val>()
-  const keys = new Set(live.flatMap((state) => [...state.vars.keys()]))
-  for (const key of keys) {
-    let joined: Val | undefined
-    let everywhere = true
-    for (const state of live) {
-      const value = state.vars.get(key)
-      if (value === undefined) everywhere = false
-      else joined = joined === undefined ? value : join(joined, value)
-    }
-    // Bound on some paths only: its constant is not certain any more.
-    if (joined) vars.set(key, everywhere ? joined : { ...joined, constant: undefined })
-  }
-  return new State(vars)
-}
-
 type Lookup = (name: string) => Val | undefined
-
-interface ArgVal {
-  readonly arg: Arg
-  readonly value: Val
-}
-
-interface CallContext {
-  readonly expr: Extract<Expr, { t: 'call' }>
-  readonly args: readonly ArgVal[]
-  readonly receiver: Val | null
-  readonly names: ReadonlyArray<string | null>
-  readonly label: string
-}
 
 interface Frame {
   readonly breaks: State[]
@@ -656,7 +617,7 @@ export class FunctionRun {
     const args = expr.args.map((arg) => ({ arg, value: this.eval(arg.value, state) }))
     const written = pathOf(callee)
     const names = [calleeValue.qname, written]
-    const context: CallContext = { expr, args, receiver, names, label: written ?? calleeValue.qname ?? 'call' }
+    const context: CallContext = { expr, args, receiver, names, label: written ?? calleeValue.qname ?? 'call', unit: this.unit }
     const loaded = this.loadModule(context)
     if (loaded) return loaded
     const catalog = this.catalog
@@ -717,7 +678,7 @@ export class FunctionRun {
 
   private sanitizerResult(context: CallContext, last: string): Val | null {
     if (!this.catalog.sanitizers.mayMatch(last)) return null
-    const sanitizers = this.catalog.sanitizers.match(context.names).filter((entry) => this.conditionsHold(entry.spec.when ?? [], context))
+    const sanitizers = this.catalog.sanitizers.match(context.names).filter((entry) => conditionsHold(entry.spec.when ?? [], context))
     if (sanitizers.length === 0) return null
     let result = this.sanitizerInput(context, sanitizers[0]?.spec.arg)
     for (const { spec, mask } of sanitizers) result = cleaned(result, mask, { site: context.expr.site, note: `${context.label}() (${spec.note})` })
@@ -772,10 +733,12 @@ export class FunctionRun {
   private unknownCall(context: CallContext, calleeValue: Val, state: State, consumed: boolean): Val {
     const propagated = this.propagate(context, calleeValue)
     let result = consumed ? { ...propagated, facts: [] } : propagated
-    // Callbacks given to library calls (map, then, forEach...) see the receiver's data.
+    // Callbacks given to library calls (map, then, forEach...) see the receiver's data;
+    // error handlers and event listeners do not.
+    const opaque = consumed || this.catalog.opaqueCallbacks.match(context.names).length > 0
     for (const { arg, value } of context.args) {
       if (arg.value.t !== 'function' || value.ref?.t !== 'function') continue
-      const input = context.receiver && !consumed ? readAny(context.receiver) : CLEAN
+      const input = context.receiver && !opaque ? readAny(context.receiver) : CLEAN
       const returned = this.runInline(value.ref.fn, null, (index) => (index < 2 ? input : CLEAN), state)
       if (returned) result = join(result, returned)
     }
@@ -856,7 +819,7 @@ export class FunctionRun {
     return current !== null && fn.path === current.path && fn.start > current.start && fn.end <= current.end
   }
 
-  private construct(cls: Parameters<Engine['findMethod']>[0], context: CallContext): Val {
+  private construct(cls: ClassDef, context: CallContext): Val {
     const names = this.engine.unitOf(cls.path).spec.syntax.constructorNames ?? [cls.name]
     const ctor = names.map((name) => this.engine.findMethod(cls, name)).find((found) => found !== null) ?? null
     const fresh = val({ ref: { t: 'instance', cls }, qname: cls.name })
@@ -902,7 +865,7 @@ export class FunctionRun {
   /** A fact at a sink: a finding or trace for real sources, a summary entry for parameters. */
   private reach(fact: Fact, hit: SinkHit, safe: Step | null): void {
     if (fact.origin.type === 'param') {
-      if (this.paramSinks.length < 200) this.paramSinks.push({ fact, hit, safe })
+      if (this.paramSinks.length < ENGINE_LIMITS.sinksPerSummary) this.paramSinks.push({ fact, hit, safe })
       return
     }
     this.engine.record(fact, hit, safe)
@@ -924,66 +887,19 @@ export class FunctionRun {
     let matched = false
     for (const spec of this.catalog.sinkCalls.match(context.names)) {
       if (!only(spec)) continue
-      if (!this.conditionsHold(spec.when ?? [], context)) continue
+      if (!conditionsHold(spec.when ?? [], context)) continue
       matched = true
-      const safeCondition = spec.safeWhen?.find((condition) => this.conditionHolds(condition, context))
+      const safeCondition = spec.safeWhen?.find((condition) => conditionHolds(condition, context))
       const configured: Step | null = safeCondition ? { site: context.expr.site, note: `${context.label}() configured safely` } : null
       const hit: SinkHit = { spec, site: context.expr.site, callee: context.label }
-      const fixedPrefix = spec.safePrefix === undefined ? null : new RegExp(spec.safePrefix)
-      for (const { value, facts } of this.sinkArguments(spec, context)) {
+      const fixedPrefix = spec.safePrefix === undefined ? null : regex(spec.safePrefix)
+      for (const { value, facts } of sinkArguments(spec, context)) {
         const prefixed = fixedPrefix && value.prefix !== null && fixedPrefix.test(value.prefix)
         const safe = configured ?? (prefixed ? { site: context.expr.site, note: `fixed prefix ${JSON.stringify(value.prefix)} (scheme and host cannot change)` } : null)
         for (const fact of facts) this.reach(fact, hit, safe)
       }
     }
     return matched
-  }
-
-  /** The dangerous arguments of a sink call, with the facts each carries into it. */
-  private sinkArguments(spec: SinkSpec, context: CallContext): Array<{ value: Val; facts: readonly Fact[] }> {
-    if (!spec.args) {
-      return context.args.filter(({ arg }) => arg.keyword === null).map(({ value }) => ({ value, facts: deepFacts(value) }))
-    }
-    const result: Array<{ value: Val; facts: readonly Fact[] }> = []
-    for (const ref of spec.args) {
-      const found = this.argFor(ref, context)
-      if (found) result.push({ value: found.value, facts: argRefFacts(ref, found) })
-    }
-    return result
-  }
-
-  private argFor(ref: ArgRef, context: CallContext): ArgVal | undefined {
-    if (ref.keyword !== undefined) {
-      const byKeyword = context.args.find(({ arg }) => arg.keyword === ref.keyword)
-      if (byKeyword) return byKeyword
-    }
-    if (ref.index === undefined) return undefined
-    return context.args.filter(({ arg }) => arg.keyword === null)[ref.index]
-  }
-
-  private conditionsHold(conditions: readonly Condition[], context: CallContext): boolean {
-    return conditions.every((condition) => this.conditionHolds(condition, context))
-  }
-
-  private conditionHolds(condition: Condition, context: CallContext): boolean {
-    if ('imports' in condition) return this.unit.importsAny(condition.imports)
-    if ('mentions' in condition) return this.unit.mentionsAny(condition.mentions)
-    if ('minArgs' in condition) return context.args.filter(({ arg }) => arg.keyword === null).length >= condition.minArgs
-    if ('option' in condition) {
-      const options = this.argFor({ index: condition.optionsIndex }, context)
-      return options?.value.fields?.has(condition.option) ?? false
-    }
-    if ('receiverText' in condition) {
-      const callee = context.expr.callee
-      return callee.t === 'member' && new RegExp(condition.receiverText).test(callee.object.site.text)
-    }
-    if ('argText' in condition) {
-      const found = this.argFor({ index: condition.argText.index, keyword: condition.argText.keyword }, context)
-      return found !== undefined && new RegExp(condition.argText.matches).test(found.arg.value.site.text)
-    }
-    const options = condition.optionsIndex === undefined ? undefined : this.argFor({ index: condition.optionsIndex }, context)
-    const value = options ? readField(options.value, condition.keyword) : context.args.find(({ arg }) => arg.keyword === condition.keyword)?.value
-    return value !== undefined && value.constant === condition.equals
   }
 
   // --- guards -----------------------------------------------------------------------------
@@ -1020,9 +936,9 @@ export class FunctionRun {
     if (!this.catalog.guardCalls.mayMatch(lastSegment(written ?? ''))) return
     const receiver = callee.t === 'member' ? this.eval(callee.object, state) : null
     const names = [receiver?.qname && callee.t === 'member' ? `${receiver.qname}.${callee.property}` : null, written]
-    const context: CallContext = { expr: test, args: test.args.map((arg) => ({ arg, value: this.eval(arg.value, state) })), receiver, names, label: written ?? 'call' }
+    const context: CallContext = { expr: test, args: test.args.map((arg) => ({ arg, value: this.eval(arg.value, state) })), receiver, names, label: written ?? 'call', unit: this.unit }
     for (const guard of this.catalog.guardCalls.match(names)) {
-      if (!this.conditionsHold(guard.spec.when ?? [], context)) continue
+      if (!conditionsHold(guard.spec.when ?? [], context)) continue
       const subject = guard.spec.subject === 'receiver' || guard.spec.subject === undefined ? (callee.t === 'member' ? callee.object : null) : (test.args[guard.spec.subject.arg]?.value ?? null)
       if (subject) this.applyGuard(state, subject, guard.mask, guard.spec.requires, { site: test.site, note: guard.spec.note })
     }
@@ -1032,13 +948,38 @@ export class FunctionRun {
   private pinConstant(state: State, left: Expr, right: Expr): void {
     const [subject, other] = left.t === 'literal' ? [right, left] : [left, right]
     if (other.t !== 'literal') return
-    const target = refinable(subject)
+    const target = this.refinable(subject)
     if (target) this.rewrite(target, state, () => constantVal(other.value))
   }
 
   private applyGuard(state: State, subject: Expr, mask: number, requires: 'normalized-path' | undefined, step: Step): void {
-    const target = refinable(subject)
+    const target = this.refinable(subject)
     if (target) this.rewrite(target, state, (value) => cleaned(value, mask, step, requires === 'normalized-path'))
+  }
+
+  /**
+   * The variable or access path a check is really about: `x` in `x.lower() in ALLOWED`,
+   * `args["k"]` in `args.get("k") in ALLOWED` (only that key is checked, not the whole object).
+   */
+  private refinable(expr: Expr): Expr | null {
+    switch (expr.t) {
+      case 'name':
+        return expr
+      case 'member':
+        return isAccessPath(expr.object) ? expr : this.refinable(expr.object)
+      case 'index':
+        return expr.index.t === 'literal' && isAccessPath(expr.object) ? expr : this.refinable(expr.object)
+      case 'call': {
+        const callee = expr.callee
+        if (callee.t !== 'member') return expr.args[0] ? this.refinable(expr.args[0].value) : null
+        const key = expr.args[0]?.value
+        const read = this.catalog.collectionReads.match([pathOf(callee)])[0]
+        if (read && read.key === 0 && key?.t === 'literal' && isAccessPath(callee.object)) return { t: 'index', object: callee.object, index: key, site: expr.site }
+        return this.refinable(callee.object)
+      }
+      default:
+        return null
+    }
   }
 
   /** Replaces the value at an access path, starting from its full current value (sources included). */
@@ -1049,47 +990,8 @@ export class FunctionRun {
   }
 }
 
-/** The variable or access path a check is really about: `x` in `x.lower() in ALLOWED`. */
-function refinable(expr: Expr): Expr | null {
-  switch (expr.t) {
-    case 'name':
-      return expr
-    case 'member':
-      return isAccessPath(expr.object) ? expr : refinable(expr.object)
-    case 'index':
-      return refinable(expr.object)
-    case 'call':
-      if (expr.callee.t === 'member') return refinable(expr.callee.object)
-      return expr.args[0] ? refinable(expr.args[0].value) : null
-    default:
-      return null
-  }
-}
-
 function isAccessPath(expr: Expr): boolean {
   return expr.t === 'name' || (expr.t === 'member' && isAccessPath(expr.object))
-}
-
-/** The constant start of a template: its leading constant pieces and the next piece's prefix. */
-function templatePrefix(parts: readonly Val[]): string | null {
-  let prefix = ''
-  for (const part of parts) {
-    if (typeof part.constant === 'string' || typeof part.constant === 'number') {
-      prefix += String(part.constant)
-      continue
-    }
-    prefix += part.prefix ?? ''
-    break
-  }
-  return prefix === '' ? null : prefix
-}
-
-function argRefFacts(ref: ArgRef, found: ArgVal): readonly Fact[] {
-  const { arg, value } = found
-  if (ref.field !== undefined) return deepFacts(readField(value, ref.field))
-  if (ref.shallow) return value.facts
-  if (ref.program && arg.value.t === 'list') return deepFacts(readField(value, '0'))
-  return deepFacts(value)
 }
 
 function targetText(target: Target): string {
@@ -1107,39 +1009,3 @@ function targetText(target: Target): string {
   }
 }
 
-/** Constant folding of binary operators on known operands. */
-function foldBinary(op: string, left: Const | undefined, right: Const | undefined, equal: readonly string[], notEqual: readonly string[]): Const | undefined {
-  if (left === undefined || right === undefined) return undefined
-  if (equal.includes(op)) return left === right
-  if (notEqual.includes(op)) return left !== right
-  if (typeof left === 'number' && typeof right === 'number') {
-    switch (op) {
-      case '+':
-        return left + right
-      case '-':
-        return left - right
-      case '*':
-        return left * right
-      case '/':
-        return right === 0 ? undefined : left / right
-      case '//':
-        return right === 0 ? undefined : Math.floor(left / right)
-      case '%':
-        return right === 0 ? undefined : left % right
-      case '**':
-        return left ** right
-      case '<':
-        return left < right
-      case '<=':
-        return left <= right
-      case '>':
-        return left > right
-      case '>=':
-        return left >= right
-      default:
-        return undefined
-    }
-  }
-  if (op === '+' && (typeof left === 'string' || typeof right === 'string')) return `${String(left)}${String(right)}`
-  return undefined
-}

@@ -229,10 +229,15 @@ export const SOURCE_KINDS = [
 export type SourceKind = (typeof SOURCE_KINDS)[number]
 
 /**
- * Remote sources are attacker-controlled in every deployment; local ones (environment, file
- * contents) only count where a sink says so, since they are usually operator-controlled.
+ * Remote sources are attacker-controlled in every deployment; command-line arguments come from
+ * whoever runs the program (they count for injection sinks, not for logs or response headers);
+ * local ones (environment, file contents) only count where a sink says so, since they are
+ * usually operator-controlled.
  */
-export type SourceScope = 'remote' | 'local'
+export type SourceScope = 'remote' | 'cli' | 'local'
+
+/** Source scopes a sink counts unless it says otherwise. */
+export const DEFAULT_SINK_SCOPES: readonly SourceScope[] = ['remote', 'cli']
 
 export const SOURCE_KIND_INFO: Record<SourceKind, { label: string; scope: SourceScope }> = {
   'http-query': { label: 'HTTP query parameter', scope: 'remote' },
@@ -242,7 +247,7 @@ export const SOURCE_KIND_INFO: Record<SourceKind, { label: string; scope: Source
   'http-cookie': { label: 'HTTP cookie', scope: 'remote' },
   'http-file': { label: 'uploaded file', scope: 'remote' },
   'http-request': { label: 'HTTP request data', scope: 'remote' },
-  'cli-args': { label: 'command-line argument', scope: 'remote' },
+  'cli-args': { label: 'command-line argument', scope: 'cli' },
   environment: { label: 'environment variable', scope: 'local' },
   'file-content': { label: 'file contents', scope: 'local' },
 }

@@ -6,15 +6,23 @@
  */
 import type { Range, SgNode } from '@ast-grep/napi'
 import { Site } from './ir.ts'
-import type { Arg, CatchClause, ClassDef, Const, DictEntry, Expr, FieldDef, FunctionDef, ImportBinding, ImportDecl, Param, PatternItem, Stmt, SwitchCase, Target } from './ir.ts'
+import type { Arg, CatchClause, ClassDef, DictEntry, Expr, FieldDef, FunctionDef, ImportBinding, ImportDecl, Param, PatternItem, Stmt, SwitchCase, Target } from './ir.ts'
 import type { Locator, NodeRule, SyntaxSpec } from './spec.ts'
 
 type RuleOf<K extends NodeRule['as']> = Extract<NodeRule, { as: K }>
 
 const EMPTY: readonly Stmt[] = []
 
+const kinds = new WeakMap<SgNode, string>()
+
+/** A node's kind; each napi call costs a microsecond or more, and a node is asked several times. */
 function kindOf(node: SgNode): string {
-  return node.kind() as string
+  let kind = kinds.get(node)
+  if (kind === undefined) {
+    kind = node.kind() as string
+    kinds.set(node, kind)
+  }
+  return kind
 }
 
 /** `'abc'`, `f"x"`, `"""doc"""`, `` `t` `` -> the text between the quotes (escapes kept). */
@@ -881,4 +889,3 @@ function boundNames(stmt: Stmt): string[] {
   return []
 }
 
-export type { Const }

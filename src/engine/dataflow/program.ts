@@ -51,10 +51,6 @@ export class FileUnit {
     return this.rootNode
   }
 
-  get parsed(): boolean {
-    return this.rootNode !== undefined
-  }
-
   /** Drops the syntax tree (the lowered form stays); it is parsed again if needed. */
   release(): void {
     this.rootNode = undefined

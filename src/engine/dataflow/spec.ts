@@ -191,6 +191,8 @@ export type Condition =
   | { readonly option: string; readonly optionsIndex: number }
   /** the receiver's source text matches (an anchored regex literal's `test`) */
   | { readonly receiverText: string }
+  /** the call is written as a method call (`db.query(...)`, not an imported `query(...)`) */
+  | { readonly method: true }
 
 export interface SourceSpec {
   readonly kind: SourceKind
@@ -242,7 +244,7 @@ export interface SinkSpec {
   readonly note: string
   /** a more specific CWE than the kind's */
   readonly cwe?: string
-  /** source scopes that count here; default remote only */
+  /** source scopes that count here; default remote and command line */
   readonly sources?: readonly SourceScope[]
   /**
    * A value whose known constant prefix matches this regular expression is safe here: a URL
@@ -296,6 +298,8 @@ export interface SemanticsSpec {
   readonly collectionWrites?: ReadonlyArray<{ readonly call: readonly string[]; readonly key?: number; readonly value?: number }>
   /** methods that read one key of the receiver (`get(k)`) */
   readonly collectionReads?: ReadonlyArray<{ readonly call: readonly string[]; readonly key: number }>
+  /** calls whose callbacks do not receive the receiver's data (`promise.catch`, `emitter.on`) */
+  readonly opaqueCallbacks?: readonly string[]
   /** calls that fill a template (`"x{}".format(a)`, `String.format("x%s", a)`): the result starts like it */
   readonly formatters?: ReadonlyArray<{ readonly call: readonly string[]; readonly template: 'receiver' | number; readonly placeholder: string }>
 }

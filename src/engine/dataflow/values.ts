@@ -71,12 +71,6 @@ export function constantVal(value: Const): Val {
   return { ...CLEAN, constant: value, prefix: typeof value === 'string' ? value : null }
 }
 
-/** The constant start of `left` followed by `right` (string building). */
-export function concatPrefix(left: Val, right: Val): string | null {
-  if (typeof left.constant === 'string') return left.constant + (right.prefix ?? '')
-  return left.prefix
-}
-
 function commonPrefix(a: string | null, b: string | null): string | null {
   if (a === null || b === null) return null
   let length = 0

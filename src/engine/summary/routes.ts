@@ -254,7 +254,8 @@ export class RouteAssembler {
       framework: route.framework || context.framework || 'unknown',
       file: facts.path,
       line: route.line,
-      handler: definition && target ? { name: definition.name, file: target.file, line: definition.line } : route.handler.kind === 'reference' ? { name: route.handler.name, file: facts.path, line: route.line } : null,
+      // Inline handlers are named after the full route, not the path local to their router.
+      handler: definition && target ? { name: definition.kind === 'handler' ? `${method} ${path} handler` : definition.name, file: target.file, line: definition.line } : route.handler.kind === 'reference' ? { name: route.handler.name, file: facts.path, line: route.line } : null,
       target,
       ...decision,
     }))

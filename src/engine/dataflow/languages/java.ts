@@ -89,6 +89,7 @@ const nodes: Record<string, NodeRule> = {
   unary_expression: { as: 'unary', operand: 'operand', operator: 'operator' },
   ternary_expression: { as: 'conditional', test: 'condition', then: 'consequence', else: 'alternative' },
   array_initializer: { as: 'list' },
+  array_creation_expression: { as: 'transparent', inner: 'value' },
 }
 
 const REQUEST = '**.{request,req,httpRequest,servletRequest,HttpServletRequest,ServletRequest,HttpServletRequestWrapper}'
@@ -130,7 +131,8 @@ const sinks: SinkSpec[] = [
   },
   { kind: 'nosql', call: ['**.{find,findOne,deleteMany,deleteOne,updateOne,updateMany,countDocuments}'], when: [{ imports: ['com.mongodb', 'org.bson'] }], args: [{ index: 0, shallow: true }], note: 'MongoDB query filter' },
   { kind: 'nosql', call: ['Filters.where', 'com.mongodb.client.model.Filters.where'], args: [{ index: 0 }], note: 'MongoDB $where code' },
-  { kind: 'command', call: ['**.getRuntime().exec', 'Runtime.exec'], args: [{ index: 0 }], note: 'OS command' },
+  // `exec(new String[] {"/opt/tool", arg})` runs a fixed program: only its first element counts.
+  { kind: 'command', call: ['**.getRuntime().exec', 'Runtime.exec'], args: [{ index: 0, program: true }], note: 'OS command' },
   { kind: 'command', call: ['ProcessBuilder', 'java.lang.ProcessBuilder', '**.command'], args: [{ index: 0, program: true }], note: 'program to run' },
   { kind: 'command', call: ['ProcessBuilder'], when: [{ argText: { index: 0, matches: '^"(?:/bin/)?(?:ba|z)?sh"$|^"cmd(?:\\.exe)?"$' } }], args: [{ index: 2 }], note: 'shell command' },
   { kind: 'code', call: ['**.eval'], when: [{ imports: ['javax.script', 'jdk.nashorn', 'org.graalvm'] }], args: [{ index: 0 }], note: 'script to evaluate', sources: ['remote', 'local'] },
@@ -171,10 +173,10 @@ const sinks: SinkSpec[] = [
     safeWhen: [{ mentions: ['disallow-doctype-decl', 'external-general-entities', 'IS_SUPPORTING_EXTERNAL_ENTITIES', 'SUPPORT_DTD', 'ACCESS_EXTERNAL_DTD'] }],
     note: 'XML document',
   },
-  { kind: 'header', call: ['**.{setHeader,addHeader}'], args: [{ index: 1 }], note: 'response header value' },
-  { kind: 'header', call: ['Cookie', 'javax.servlet.http.Cookie', 'jakarta.servlet.http.Cookie'], args: [{ index: 1 }], note: 'cookie value' },
-  { kind: 'session', call: ['**.{session,httpSession,getSession()}.{setAttribute,putValue}', 'HttpSession.{setAttribute,putValue}'], args: [{ index: 1 }], note: 'session attribute' },
-  { kind: 'log', call: [LOGGERS], note: 'log message' },
+  { kind: 'header', call: ['**.{setHeader,addHeader}'], args: [{ index: 1 }], note: 'response header value', sources: ['remote'] },
+  { kind: 'header', call: ['Cookie', 'javax.servlet.http.Cookie', 'jakarta.servlet.http.Cookie'], args: [{ index: 1 }], note: 'cookie value', sources: ['remote'] },
+  { kind: 'session', call: ['**.{session,httpSession,getSession()}.{setAttribute,putValue}', 'HttpSession.{setAttribute,putValue}'], args: [{ index: 1 }], note: 'session attribute', sources: ['remote'] },
+  { kind: 'log', call: [LOGGERS], note: 'log message', sources: ['remote'] },
 ]
 
 export const JAVA_SPEC: LanguageSpec = {

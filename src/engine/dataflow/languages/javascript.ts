@@ -150,6 +150,8 @@ const sinks: SinkSpec[] = [
   {
     kind: 'sql',
     call: ['**.{query,execute}', '**.raw', '**.{$queryRawUnsafe,$executeRawUnsafe}', '**.{queryRaw,whereRaw,havingRaw,orderByRaw}'],
+    // Database clients are objects; a plain `execute(...)` is some other library's function.
+    when: [{ method: true }],
     args: [{ index: 0 }],
     note: 'SQL query text',
   },
@@ -157,6 +159,8 @@ const sinks: SinkSpec[] = [
     kind: 'nosql',
     call: ['**.{find,findOne,findOneAndUpdate,findOneAndDelete,findOneAndReplace,updateOne,updateMany,deleteOne,deleteMany,countDocuments,aggregate}'],
     args: [{ index: 0 }],
+    // `{ where: ... }` is an SQL ORM's options object (Sequelize, TypeORM), not a MongoDB filter.
+    safeWhen: [{ option: 'where', optionsIndex: 0 }],
     note: 'MongoDB query filter',
   },
   { kind: 'command', call: ['{child_process,node:child_process}.{exec,execSync}', 'shelljs.exec', '**.shell.exec', 'execa.command', 'execa.commandSync'], args: [{ index: 0 }], note: 'shell command' },
@@ -173,7 +177,9 @@ const sinks: SinkSpec[] = [
     args: [{ index: 1 }],
     note: 'shell command arguments',
   },
-  { kind: 'code', call: ['eval', 'Function', 'vm.{runInContext,runInNewContext,runInThisContext,compileFunction,Script}', 'node:vm.{runInContext,runInNewContext,runInThisContext,Script}', 'setTimeout', 'setInterval'], args: [{ index: 0 }], note: 'code to evaluate', sources: ['remote', 'local'] },
+  { kind: 'code', call: ['eval', 'vm.{runInContext,runInNewContext,runInThisContext,compileFunction,Script}', 'node:vm.{runInContext,runInNewContext,runInThisContext,Script}', 'setTimeout', 'setInterval'], args: [{ index: 0 }], note: 'code to evaluate', sources: ['remote', 'local'] },
+  // `new Function(a, b, body)`: parameter names are code too.
+  { kind: 'code', call: ['Function'], note: 'function source', sources: ['remote', 'local'] },
   {
     kind: 'template',
     call: ['ejs.{render,compile}', 'pug.{render,compile}', '{handlebars,Handlebars}.compile', 'nunjucks.renderString', '{lodash,_}.template', 'lodash.template', 'dot.template', 'doT.template', 'mustache.render', 'Mustache.render', 'underscore.template'],
@@ -216,10 +222,10 @@ const sinks: SinkSpec[] = [
     args: [{ index: 0 }],
     note: 'XML document (external entities enabled)',
   },
-  { kind: 'header', call: [`**.${RES}.{setHeader,set,header,append,writeHead}`, '**.ctx.set', '**.headers.{set,append}'], args: [{ index: 1 }], note: 'response header value' },
-  { kind: 'header', call: [`**.${RES}.cookie`, '**.ctx.cookies.set', '**.cookies.set'], args: [{ index: 1 }], note: 'cookie value' },
-  { kind: 'session', assign: ['**.session.*', '**.session[]'], note: 'session attribute' },
-  { kind: 'log', call: [`console.${LOG_METHODS}`, `**.{logger,log,LOGGER,winston,pino,bunyan}.${LOG_METHODS}`, `{logger,log}.${LOG_METHODS}`], note: 'log message' },
+  { kind: 'header', call: [`**.${RES}.{setHeader,set,header,append,writeHead}`, '**.ctx.set', `**.${RES}.headers.{set,append}`], args: [{ index: 1 }], note: 'response header value', sources: ['remote'] },
+  { kind: 'header', call: [`**.${RES}.cookie`, '**.ctx.cookies.set', '**.cookies.set'], args: [{ index: 1 }], note: 'cookie value', sources: ['remote'] },
+  { kind: 'session', assign: ['**.session.*', '**.session[]'], note: 'session attribute', sources: ['remote'] },
+  { kind: 'log', call: [`console.${LOG_METHODS}`, `**.{logger,log,LOGGER,winston,pino,bunyan}.${LOG_METHODS}`, `{logger,log}.${LOG_METHODS}`], note: 'log message', sources: ['remote'] },
 ]
 
 export const JAVASCRIPT_SPEC: LanguageSpec = {
@@ -278,6 +284,7 @@ export const JAVASCRIPT_SPEC: LanguageSpec = {
       { call: ['**.set', '**.append'], key: 0, value: 1 },
     ],
     collectionReads: [{ call: ['**.get', '**.getAll'], key: 0 }],
+    opaqueCallbacks: ['**.{catch,finally,on,once,addListener,addEventListener}', 'setTimeout', 'setInterval', 'setImmediate', 'process.nextTick', 'queueMicrotask'],
     formatters: [
       { call: ['util.format', 'node:util.format'], template: 0, placeholder: '%' },
       // `new URL('/path', base)`: a relative first argument keeps the base's host.

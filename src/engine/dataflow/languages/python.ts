@@ -231,11 +231,12 @@ const sinks: SinkSpec[] = [
     safeWhen: [{ mentions: ['resolve_entities=False'] }],
     note: 'XML document',
   },
-  { kind: 'header', assign: ['**.headers[]', '{response,resp,res}[]'], note: 'response header value' },
-  { kind: 'header', call: ['**.headers.{add,set,setdefault,add_header}'], args: [{ index: 1 }], note: 'response header value' },
-  { kind: 'header', call: ['**.set_cookie'], args: [{ index: 1, keyword: 'value' }], note: 'cookie value' },
-  { kind: 'session', assign: ['session[]', 'flask.session[]', '**.session[]'], note: 'session attribute' },
-  { kind: 'log', call: [`logging.${LOG_METHODS}`, `**.logger.${LOG_METHODS}`, `{logger,log,LOGGER,LOG,_logger,_log,audit_log}.${LOG_METHODS}`], note: 'log message' },
+  // Response objects only: a dict of headers for an outgoing request is not a response header.
+  { kind: 'header', assign: ['**.{response,resp,res}.headers[]', '{response,resp,res}[]'], note: 'response header value', sources: ['remote'] },
+  { kind: 'header', call: ['**.{response,resp,res}.headers.{add,set,setdefault,add_header}'], args: [{ index: 1 }], note: 'response header value', sources: ['remote'] },
+  { kind: 'header', call: ['**.set_cookie'], args: [{ index: 1, keyword: 'value' }], note: 'cookie value', sources: ['remote'] },
+  { kind: 'session', assign: ['session[]', 'flask.session[]', '**.session[]'], note: 'session attribute', sources: ['remote'] },
+  { kind: 'log', call: [`logging.${LOG_METHODS}`, `**.logger.${LOG_METHODS}`, `{logger,log,LOGGER,LOG,_logger,_log,audit_log}.${LOG_METHODS}`], note: 'log message', sources: ['remote'] },
 ]
 
 export const PYTHON_SPEC: LanguageSpec = {

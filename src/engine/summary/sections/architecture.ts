@@ -9,7 +9,7 @@ import type { SummaryContext } from '../context.ts'
 import { clip, LIMITS } from '../limits.ts'
 import { compareText, listProse, plural, uniqueSorted } from '../text.ts'
 
-const LANGUAGE_NAMES: Record<string, string> = {
+export const LANGUAGE_NAMES: Record<string, string> = {
   javascript: 'JavaScript', typescript: 'TypeScript', tsx: 'TypeScript', python: 'Python', java: 'Java', go: 'Go', kotlin: 'Kotlin', swift: 'Swift', c: 'C', cpp: 'C++',
   csharp: 'C#', rust: 'Rust', ruby: 'Ruby', php: 'PHP', scala: 'Scala', bash: 'shell',
 }

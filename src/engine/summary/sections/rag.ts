@@ -7,7 +7,7 @@
 import type { SummaryContext } from '../context.ts'
 import { LIMITS } from '../limits.ts'
 import { compareText, fitBytes, oneLine, plural, uniqueSorted } from '../text.ts'
-import { dataStores, librariesInUse } from './architecture.ts'
+import { LANGUAGE_NAMES, dataStores, librariesInUse } from './architecture.ts'
 
 /** First prose paragraph of the shortest-path README: no headings, badges, HTML or code. */
 export function readmePurpose(context: SummaryContext): string {
@@ -36,10 +36,11 @@ function projectLine(context: SummaryContext): string {
 function languageLine(context: SummaryContext): string {
   const byLanguage = new Map<string, { files: number; lines: number }>()
   for (const file of context.collected.code) {
-    const entry = byLanguage.get(file.language) ?? { files: 0, lines: 0 }
+    const name = LANGUAGE_NAMES[file.language] ?? file.language
+    const entry = byLanguage.get(name) ?? { files: 0, lines: 0 }
     entry.files++
     entry.lines += file.lines
-    byLanguage.set(file.language, entry)
+    byLanguage.set(name, entry)
   }
   return [...byLanguage]
     .sort((a, b) => b[1].lines - a[1].lines || compareText(a[0], b[0]))
