@@ -7,7 +7,7 @@
  *
  * Prints the tables and writes them to docs/quality.md. Option: --no-write.
  */
-import { writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -121,9 +121,19 @@ async function main(): Promise<void> {
   const markdown = lines.join('\n')
   console.log(markdown)
   if (!values['no-write']) {
-    writeFileSync(join(projectRoot, 'docs', 'quality.md'), markdown)
+    const target = join(projectRoot, 'docs', 'quality.md')
+    writeFileSync(target, markdown + sectionsOwnedElsewhere(target))
     console.log('written to docs/quality.md')
   }
 }
+
+/** Sections other benchmarks write into the same file (bench/dataflow.bench.ts): kept as they are. */
+function sectionsOwnedElsewhere(file: string): string {
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : ''
+  const kept = OTHER_SECTIONS.map((heading) => new RegExp(`^## ${heading}\\n[\\s\\S]*?(?=^## |(?![\\s\\S]))`, 'm').exec(current)?.[0]).filter((section): section is string => Boolean(section))
+  return kept.length ? `\n${kept.map((section) => section.trimEnd()).join('\n\n')}\n` : ''
+}
+
+const OTHER_SECTIONS = ['Data flow']
 
 await main()
