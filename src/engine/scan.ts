@@ -271,6 +271,7 @@ class ScanSession {
       secrets: this.preparation.detector,
     })
     this.options.signal?.throwIfAborted()
+    for (const failure of result.errors) this.log('warning', `data-flow analysis left out ${failure.path}: ${failure.message}`, { path: failure.path })
     const sanitized = result.traces.filter((trace) => trace.sanitized).length
     this.log('info', `data-flow analysis found ${result.findings.length} flows to sinks (${sanitized} more sanitized)`, {
       findings: result.findings.length,

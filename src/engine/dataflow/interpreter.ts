@@ -140,7 +140,8 @@ export class FunctionRun {
       let value = argument(index)
       const position = selfIndex === 0 ? index - 1 : index
       for (const source of this.catalog.paramSourcesFor(fn, param, position)) {
-        value = join(value, this.sourceValue(source, param.site, `parameter ${param.name ?? String(position)}`))
+        const name = param.name ?? `#${position + 1}`
+        value = join(value, this.sourceValue({ ...source, label: `${source.label ?? 'parameter'} ${name}` }, param.site, name))
       }
       if (param.type) value = this.typed(value, param.type)
       this.bind(param.target, value, state)

@@ -160,6 +160,7 @@ export class Program {
   private readonly byBaseName = new Map<string, string[]>()
   private readonly resolved = new Map<string, string | null>()
   private readonly parsedOrder = new Set<FileUnit>()
+  private readonly bySuffix = new Map<string, string | null>()
 
   constructor(files: readonly FileInput[]) {
     for (const file of files) {
@@ -223,7 +224,7 @@ export class Program {
         result = this.resolvePython(from.path, module)
         break
       case 'java':
-        result = this.resolveJava(from.path, module)
+        result = this.resolveJava(module)
         break
     }
     this.resolved.set(key, result)
@@ -266,17 +267,14 @@ export class Program {
       if (dir === '') break
       dir = dirname(dir)
     }
-    return this.uniqueSuffix([`/${rest}.py`, `/${rest}/__init__.py`])
+    return this.uniqueSuffix(rest, [`/${rest}.py`, `/${rest}/__init__.py`])
   }
 
-  /** `com.acme.db.Repo` (a class) or `com.acme.db` (a package with a wildcard import). */
-  private resolveJava(from: string, module: string): string | null {
+  /** `com.acme.db.Repo`: the file declaring that class (by its path). */
+  private resolveJava(module: string): string | null {
     const path = module.replace(/\./g, '/')
     const base = module.slice(module.lastIndexOf('.') + 1)
-    const exact = this.byBaseName.get(`${base}.java`)?.find((candidate) => candidate === `${path}.java` || candidate.endsWith(`/${path}.java`))
-    if (exact) return exact
-    void from
-    return null
+    return this.byBaseName.get(`${base}.java`)?.find((candidate) => candidate === `${path}.java` || candidate.endsWith(`/${path}.java`)) ?? null
   }
 
   /** Java: the file of class `name` seen from `from` (same package, imports, unique name). */
@@ -287,18 +285,23 @@ export class Program {
     if (samePackage) return samePackage
     const imported = from.importBinding(name)
     if (imported) {
-      const path = this.resolveJava(from.path, `${imported.decl.module}.${name}`)
+      const path = this.resolveJava(`${imported.decl.module}.${name}`)
       if (path) return path
     }
     for (const decl of from.wildcardImports()) {
-      const path = this.resolveJava(from.path, `${decl.module}.${name}`)
+      const path = this.resolveJava(`${decl.module}.${name}`)
       if (path) return path
     }
     return candidates.length === 1 ? (candidates[0] ?? null) : null
   }
 
-  private uniqueSuffix(suffixes: string[]): string | null {
+  /** The one file ending like this module, if exactly one does (searched once per module). */
+  private uniqueSuffix(module: string, suffixes: string[]): string | null {
+    const known = this.bySuffix.get(module)
+    if (known !== undefined) return known
     const found = this.paths().filter((path) => suffixes.some((suffix) => path.endsWith(suffix) || `/${path}` === suffix))
-    return found.length === 1 ? (found[0] ?? null) : null
+    const result = found.length === 1 ? (found[0] ?? null) : null
+    this.bySuffix.set(module, result)
+    return result
   }
 }

@@ -30,7 +30,8 @@ export class FileTexts {
   file(path: string): SourceFile {
     let file = this.files.get(path)
     if (!file) {
-      const language: FileLanguage = languageFromPath(path) ?? 'python'
+      const language: FileLanguage | null = languageFromPath(path)
+      if (!language) throw new Error(`no language for ${path}`)
       file = new SourceFile(path, language, this.texts.get(path) ?? '', this.detector)
       this.files.set(path, file)
     }
