@@ -13,6 +13,7 @@ import { catalogFor } from './catalog.ts'
 import type { Catalog } from './catalog.ts'
 import { specFor } from './languages/index.ts'
 import type { LanguageSpec } from './spec.ts'
+import { JS_MODULE_EXTENSIONS, joinRepoPath, normalizeRepoPath, parentDir } from '../repo-paths.ts'
 
 export interface FileInput {
   /** repository-relative, forward slashes */
@@ -130,29 +131,6 @@ function functionKinds(language: CodeLanguage, spec: LanguageSpec, root: SgNode)
 /** Syntax trees kept at once: trees cost far more memory than the lowered form. */
 const PARSED_TREES = 48
 
-const NODE_EXTENSIONS = ['.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts']
-
-function dirname(path: string): string {
-  const slash = path.lastIndexOf('/')
-  return slash === -1 ? '' : path.slice(0, slash)
-}
-
-/** `a/b/../c/./d` -> `a/c/d`; null when it climbs above the root. */
-export function normalizePath(path: string): string | null {
-  const parts: string[] = []
-  for (const part of path.split('/')) {
-    if (part === '' || part === '.') continue
-    if (part === '..') {
-      if (parts.length === 0) return null
-      parts.pop()
-    } else parts.push(part)
-  }
-  return parts.join('/')
-}
-
-function joinPath(dir: string, rest: string): string | null {
-  return normalizePath(dir === '' ? rest : `${dir}/${rest}`)
-}
 
 export class Program {
   private readonly inputs = new Map<string, FileInput>()
@@ -238,34 +216,34 @@ export class Program {
 
   private resolveNode(from: string, module: string): string | null {
     if (!module.startsWith('.') && !module.startsWith('/')) return null
-    const base = module.startsWith('/') ? normalizePath(module) : joinPath(dirname(from), module)
+    const base = module.startsWith('/') ? normalizeRepoPath(module) : joinRepoPath(parentDir(from), module)
     if (base === null) return null
     // TypeScript ESM imports name the compiled file: `./util.js` is `./util.ts` in the sources.
     const stem = /\.(m|c)?js$/.test(base) ? base.replace(/\.(m|c)?js$/, '') : null
     return this.firstExisting([
       base,
-      ...NODE_EXTENSIONS.map((ext) => base + ext),
-      ...(stem === null ? [] : NODE_EXTENSIONS.map((ext) => stem + ext)),
-      ...NODE_EXTENSIONS.map((ext) => `${base}/index${ext}`),
+      ...JS_MODULE_EXTENSIONS.map((ext) => base + ext),
+      ...(stem === null ? [] : JS_MODULE_EXTENSIONS.map((ext) => stem + ext)),
+      ...JS_MODULE_EXTENSIONS.map((ext) => `${base}/index${ext}`),
     ])
   }
 
   private resolvePython(from: string, module: string): string | null {
     const dots = /^\.*/.exec(module)?.[0].length ?? 0
     const rest = module.slice(dots).split('.').filter(Boolean).join('/')
-    const candidates = (dir: string | null) => (dir === null ? [] : rest === '' ? [joinPath(dir, '__init__.py')] : [joinPath(dir, `${rest}.py`), joinPath(dir, `${rest}/__init__.py`)])
+    const candidates = (dir: string | null) => (dir === null ? [] : rest === '' ? [joinRepoPath(dir, '__init__.py')] : [joinRepoPath(dir, `${rest}.py`), joinRepoPath(dir, `${rest}/__init__.py`)])
     if (dots > 0) {
-      let dir: string | null = dirname(from)
-      for (let level = 1; level < dots && dir !== null; level++) dir = dir === '' ? null : dirname(dir)
+      let dir: string | null = parentDir(from)
+      for (let level = 1; level < dots && dir !== null; level++) dir = dir === '' ? null : parentDir(dir)
       return this.firstExisting(candidates(dir))
     }
     // Absolute: the nearest enclosing folder that has the module wins (a source root).
-    let dir = dirname(from)
+    let dir = parentDir(from)
     for (;;) {
       const found = this.firstExisting(candidates(dir))
       if (found) return found
       if (dir === '') break
-      dir = dirname(dir)
+      dir = parentDir(dir)
     }
     return this.uniqueSuffix(rest, [`/${rest}.py`, `/${rest}/__init__.py`])
   }
@@ -281,7 +259,7 @@ export class Program {
   resolveJavaClass(from: FileUnit, name: string): string | null {
     const candidates = this.byBaseName.get(`${name}.java`) ?? []
     if (candidates.length === 0) return null
-    const samePackage = candidates.find((candidate) => dirname(candidate) === dirname(from.path))
+    const samePackage = candidates.find((candidate) => parentDir(candidate) === parentDir(from.path))
     if (samePackage) return samePackage
     const imported = from.importBinding(name)
     if (imported) {

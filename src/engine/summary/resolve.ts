@@ -11,6 +11,7 @@ import { libraryForJava, npmPackageName } from './catalog.ts'
 import type { Ecosystem } from './catalog.ts'
 import type { Manifest } from './manifests.ts'
 import type { FileFacts, ImportFact } from './model.ts'
+import { JS_MODULE_EXTENSIONS, joinRepoPath, normalizeRepoPath, parentDir } from '../repo-paths.ts'
 
 export interface ResolvedBinding {
   file: string
@@ -28,7 +29,6 @@ export interface ImportResolution {
   bindings: Map<string, ResolvedBinding>
 }
 
-const JS_EXTENSIONS = ['.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts']
 const NODE_BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]))
 const PYTHON_STDLIB = new Set(
   'abc argparse array ast asyncio base64 binascii bisect builtins bz2 calendar cgi cmd codecs collections colorsys concurrent configparser contextlib contextvars copy csv ctypes dataclasses datetime decimal difflib dis email enum errno fcntl filecmp fnmatch fractions functools gc getopt getpass gettext glob gzip hashlib heapq hmac html http imaplib importlib inspect io ipaddress itertools json keyword locale logging lzma mailbox math mimetypes multiprocessing netrc numbers operator optparse os pathlib pdb pickle pkgutil platform plistlib pprint profile pwd queue random re readline reprlib resource secrets select selectors shelve shlex shutil signal site smtplib socket socketserver sqlite3 ssl stat statistics string struct subprocess sys sysconfig tarfile tempfile textwrap threading time timeit tkinter token tokenize tomllib traceback types typing unicodedata unittest urllib uuid venv warnings weakref webbrowser wsgiref xml xmlrpc zipfile zipimport zlib zoneinfo __future__'.split(' '),
@@ -36,27 +36,6 @@ const PYTHON_STDLIB = new Set(
 const RUBY_STDLIB = new Set('json set date time net/http open3 fileutils securerandom digest yaml erb uri csv logger optparse pathname tempfile socket openssl base64 benchmark English etc find forwardable io/console ostruct pp prettyprint shellwords singleton stringio strscan timeout tmpdir zlib'.split(' '))
 const SWIFT_PLATFORM = new Set(['Foundation', 'UIKit', 'SwiftUI', 'Combine', 'Dispatch', 'os', 'XCTest', 'AppKit', 'CoreData', 'CoreGraphics', 'Darwin', 'Glibc', 'Security', 'CryptoKit', 'Network'])
 
-function dirname(path: string): string {
-  const slash = path.lastIndexOf('/')
-  return slash === -1 ? '' : path.slice(0, slash)
-}
-
-/** `a/b/../c/./d` -> `a/c/d`; null when it climbs out of the repository. */
-export function normalize(path: string): string | null {
-  const parts: string[] = []
-  for (const part of path.split('/')) {
-    if (part === '' || part === '.') continue
-    if (part === '..') {
-      if (parts.length === 0) return null
-      parts.pop()
-    } else parts.push(part)
-  }
-  return parts.join('/')
-}
-
-function join(dir: string, path: string): string | null {
-  return normalize(dir ? `${dir}/${path}` : path)
-}
 
 function stripExtension(path: string): string {
   return path.replace(/\.[^./]+$/, '')
@@ -83,7 +62,7 @@ export class Resolver {
   private indexPath(path: string): void {
     const base = path.slice(path.lastIndexOf('/') + 1)
     this.byBasename.set(base, [...(this.byBasename.get(base) ?? []), path])
-    for (let dir = dirname(path); dir; dir = dirname(dir)) this.dirs.add(dir)
+    for (let dir = parentDir(path); dir; dir = parentDir(dir)) this.dirs.add(dir)
     if (path.endsWith('.py')) {
       // Every suffix of the dotted path is a module name some source root could give it.
       const segments = stripExtension(path).split('/')
@@ -103,10 +82,10 @@ export class Resolver {
   }
 
   private indexManifest(manifest: Manifest): void {
-    const dir = dirname(manifest.path)
+    const dir = parentDir(manifest.path)
     if (manifest.ecosystem === 'npm' && manifest.name) this.npmWorkspaces.set(manifest.name, dir)
     if (manifest.ecosystem === 'go' && manifest.modulePath) this.goModules.push({ module: manifest.modulePath, dir })
-    for (const [prefix, target] of Object.entries(manifest.psr4 ?? {})) this.psr4.push({ prefix, dir: join(dir, target) ?? target })
+    for (const [prefix, target] of Object.entries(manifest.psr4 ?? {})) this.psr4.push({ prefix, dir: joinRepoPath(dir, target) ?? target })
   }
 
   /** Nearest of several candidate files to the importing file (longest shared folder prefix). */
@@ -154,7 +133,7 @@ export class Resolver {
   }
 
   private jsFile(base: string): string | undefined {
-    const candidates = [base, ...JS_EXTENSIONS.map((ext) => `${base}${ext}`), ...JS_EXTENSIONS.map((ext) => `${base}/index${ext}`)]
+    const candidates = [base, ...JS_MODULE_EXTENSIONS.map((ext) => `${base}${ext}`), ...JS_MODULE_EXTENSIONS.map((ext) => `${base}/index${ext}`)]
     // TypeScript sources import their siblings as `./x.js`.
     const swapped = /\.[cm]?js$/.test(base) ? [base.replace(/\.([cm]?)js$/, '.$1ts'), base.replace(/\.js$/, '.tsx')] : []
     return [...candidates, ...swapped].find((candidate) => this.paths.has(candidate))
@@ -164,7 +143,7 @@ export class Resolver {
     const spec = fact.specifier
     let target: string | undefined
     if (spec.startsWith('.') || spec.startsWith('/')) {
-      const base = spec.startsWith('/') ? normalize(spec) : join(dirname(facts.path), spec)
+      const base = spec.startsWith('/') ? normalizeRepoPath(spec) : joinRepoPath(parentDir(facts.path), spec)
       target = base === null ? undefined : this.jsFile(base)
     } else if (/^[@~#]\//.test(spec)) {
       const rest = spec.slice(2)
@@ -174,7 +153,7 @@ export class Resolver {
       const workspace = this.npmWorkspaces.get(pkg)
       if (workspace !== undefined) {
         const sub = spec.slice(pkg.length).replace(/^\//, '')
-        target = sub ? (this.jsFile(join(workspace, sub) ?? sub) ?? this.jsFile(join(workspace, `src/${sub}`) ?? sub)) : (this.jsFile(join(workspace, 'src/index') ?? 'src/index') ?? this.jsFile(join(workspace, 'index') ?? 'index'))
+        target = sub ? (this.jsFile(joinRepoPath(workspace, sub) ?? sub) ?? this.jsFile(joinRepoPath(workspace, `src/${sub}`) ?? sub)) : (this.jsFile(joinRepoPath(workspace, 'src/index') ?? 'src/index') ?? this.jsFile(joinRepoPath(workspace, 'index') ?? 'index'))
       } else if (NODE_BUILTINS.has(spec)) result.builtin = true
       else result.external = { ecosystem: 'npm', name: pkg }
     }
@@ -190,9 +169,9 @@ export class Resolver {
   }
 
   private relativePython(facts: FileFacts, level: number, module: string): string | undefined {
-    let dir = dirname(facts.path)
-    for (let up = 1; up < level; up++) dir = dirname(dir)
-    const base = module ? join(dir, module.replace(/\./g, '/')) : dir
+    let dir = parentDir(facts.path)
+    for (let up = 1; up < level; up++) dir = parentDir(dir)
+    const base = module ? joinRepoPath(dir, module.replace(/\./g, '/')) : dir
     if (base === null) return undefined
     return [`${base}.py`, `${base}/__init__.py`].find((candidate) => this.paths.has(candidate))
   }
@@ -254,7 +233,7 @@ export class Resolver {
       case 'c':
       case 'cpp': {
         const local = spec.startsWith('<') ? spec.slice(1, -1) : spec
-        const relative = spec.startsWith('<') ? undefined : (join(dirname(facts.path), local) ?? undefined)
+        const relative = spec.startsWith('<') ? undefined : (joinRepoPath(parentDir(facts.path), local) ?? undefined)
         if (add(relative && this.paths.has(relative) ? relative : this.suffixMatch(facts.path, local))) return
         result.external = { ecosystem: 'system', name: local }
         return
@@ -272,7 +251,7 @@ export class Resolver {
         else result.external = { ecosystem: 'system', name: spec }
         return
       case 'ruby': {
-        const base = spec.startsWith('.') ? join(dirname(facts.path), spec) : null
+        const base = spec.startsWith('.') ? joinRepoPath(parentDir(facts.path), spec) : null
         const candidates = base ? [`${base}.rb`, base] : [`lib/${spec}.rb`, `${spec}.rb`, `app/${spec}.rb`]
         if (add(candidates.find((candidate) => this.paths.has(candidate)))) return
         if (RUBY_STDLIB.has(spec)) result.builtin = true
@@ -282,7 +261,7 @@ export class Resolver {
       case 'php':
         return this.resolvePhp(facts, spec, result)
       case 'bash': {
-        const target = join(dirname(facts.path), spec) ?? ''
+        const target = joinRepoPath(parentDir(facts.path), spec) ?? ''
         if (!add(this.paths.has(target) ? target : this.paths.has(spec.replace(/^\.\//, '')) ? spec.replace(/^\.\//, '') : undefined)) result.external = { ecosystem: 'system', name: spec }
         return
       }
@@ -298,7 +277,7 @@ export class Resolver {
   private resolveGo(spec: string, result: ImportResolution): void {
     for (const { module, dir } of this.goModules) {
       if (spec !== module && !spec.startsWith(`${module}/`)) continue
-      const folder = join(dir, spec.slice(module.length).replace(/^\//, '')) ?? ''
+      const folder = joinRepoPath(dir, spec.slice(module.length).replace(/^\//, '')) ?? ''
       if (folder === '' || this.dirs.has(folder)) {
         result.internal.push(`${folder}/`)
         return
@@ -309,19 +288,19 @@ export class Resolver {
   }
 
   private resolveRust(from: string, spec: string): string | undefined {
-    const dir = dirname(from)
+    const dir = parentDir(from)
     const stem = stripExtension(from.slice(from.lastIndexOf('/') + 1))
     if (spec.startsWith('mod ')) {
       const name = spec.slice(4)
-      const base = /^(?:mod|lib|main)$/.test(stem) ? dir : join(dir, stem)
-      return [`${base}/${name}.rs`, `${base}/${name}/mod.rs`].map((path) => normalize(path) ?? path).find((path) => this.paths.has(path))
+      const base = /^(?:mod|lib|main)$/.test(stem) ? dir : joinRepoPath(dir, stem)
+      return [`${base}/${name}.rs`, `${base}/${name}/mod.rs`].map((path) => normalizeRepoPath(path) ?? path).find((path) => this.paths.has(path))
     }
     const match = /^(crate|self|super)::([\w:]+)/.exec(spec)
     if (!match) return undefined
     const segments = (match[2] ?? '').split('::')
-    const crateRoot = match[1] === 'crate' ? this.crateRoot(from) : match[1] === 'super' ? dirname(dir) : dir
+    const crateRoot = match[1] === 'crate' ? this.crateRoot(from) : match[1] === 'super' ? parentDir(dir) : dir
     for (let length = segments.length; length > 0; length--) {
-      const base = join(crateRoot, segments.slice(0, length).join('/')) ?? ''
+      const base = joinRepoPath(crateRoot, segments.slice(0, length).join('/')) ?? ''
       const found = [`${base}.rs`, `${base}/mod.rs`].find((path) => this.paths.has(path))
       if (found) return found
     }
@@ -331,12 +310,12 @@ export class Resolver {
   private crateRoot(from: string): string {
     const parts = from.split('/')
     const src = parts.lastIndexOf('src')
-    return src === -1 ? dirname(from) : parts.slice(0, src + 1).join('/')
+    return src === -1 ? parentDir(from) : parts.slice(0, src + 1).join('/')
   }
 
   private resolvePhp(facts: FileFacts, spec: string, result: ImportResolution): void {
     if (spec.endsWith('.php')) {
-      const target = join(dirname(facts.path), spec)
+      const target = joinRepoPath(parentDir(facts.path), spec)
       const found = target && this.paths.has(target) ? target : this.paths.has(spec) ? spec : this.suffixMatch(facts.path, spec.replace(/^\.\//, ''))
       if (found) result.internal.push(found)
       else result.external = { ecosystem: 'system', name: spec }
@@ -344,7 +323,7 @@ export class Resolver {
     }
     for (const { prefix, dir } of this.psr4) {
       if (!spec.startsWith(prefix)) continue
-      const path = join(dir, `${spec.slice(prefix.length).replace(/\\/g, '/')}.php`)
+      const path = joinRepoPath(dir, `${spec.slice(prefix.length).replace(/\\/g, '/')}.php`)
       if (path && this.paths.has(path)) return void result.internal.push(path)
     }
     const found = this.suffixMatch(facts.path, `${spec.split('\\').slice(1).join('/')}.php`)

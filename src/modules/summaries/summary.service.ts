@@ -1,5 +1,6 @@
 /** Repository summaries of the caller's organization. */
 import type { EntityManager } from '@mikro-orm/postgresql'
+import type { RepositorySummaryData } from '../../engine/summary/index.ts'
 import { orgOf } from '../../db/org-scope.ts'
 import { NotFoundError } from '../../errors.ts'
 import { listRepositories, requireRepository } from '../repositories/repository.service.ts'
@@ -21,16 +22,8 @@ export async function getSummary(em: EntityManager, repoId: string): Promise<Rep
   return summary
 }
 
-export interface SummaryContent {
-  architecturePattern: string
-  authLogicSummary: string
-  trustBoundaries: Record<string, unknown>
-  businessLogicFlows: Record<string, unknown>
-  crossFileDependencies: Record<string, unknown>
-  ragContext: string
-  securityContext: string
-  dataFlowAnalysis: Record<string, unknown>
-}
+/** What the engine computes for a repository (src/engine/summary), stored as is. */
+export type SummaryContent = RepositorySummaryData
 
 /** Makes `content` the repository's current summary; the first summary's created_at is kept. */
 export async function replaceSummary(em: EntityManager, repoId: string, scanId: string, content: SummaryContent): Promise<RepositorySummary> {

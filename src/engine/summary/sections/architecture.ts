@@ -33,7 +33,7 @@ const LAYERS: Array<[name: string, pattern: RegExp]> = [
 /** Libraries in use: imported in code, or declared (not for development) in a manifest. */
 export function librariesInUse(context: SummaryContext): Library[] {
   const found = new Map<string, Library>()
-  for (const use of context.libraries.values()) found.set(use.library.id, use.library)
+  for (const { library } of context.libraries.values()) found.set(library.id, library)
   for (const manifest of context.manifests) {
     for (const dependency of manifest.dependencies) {
       if (dependency.dev) continue
