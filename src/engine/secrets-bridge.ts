@@ -3,26 +3,9 @@
  * rest of the engine works, without secret detection and redaction, in a build that lacks it.
  * The interface below is the contract the detector exports.
  */
-import type { Severity } from './types.ts'
 
-export interface SecretMatch {
-  ruleId: string
-  title: string
-  description: string
-  severity: Severity
-  confidence: number
-  cwe: string[]
-  tags: string[]
-  remediation: string
-  /** 1-based */
-  line: number
-  /** 1-based, on `line` */
-  columnStart: number
-  /** 1-based, exclusive, on `line` */
-  columnEnd: number
-  /** The raw secret text, for redaction and fingerprinting only. */
-  secret: string
-}
+export type { SecretMatch } from './secrets/types.ts'
+import type { SecretMatch } from './secrets/types.ts'
 
 export interface SecretsDetector {
   findSecrets(path: string, text: string): SecretMatch[]
