@@ -3,6 +3,7 @@
  * fingerprint matches an issue of the repository's previous completed scan inherits its
  * false_positive, exploitable, severity and notes.
  */
+import { randomUUID } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { Finding } from '../src/engine/index.ts'
 import { Issue, IssueNote, type SeverityLevel } from '../src/modules/issues/issue.entity.ts'
@@ -22,8 +23,14 @@ export async function storeFindings(em: EntityManager, scan: Scan, findings: Fin
   let stored = 0
   for (let start = 0; start < findings.length; start += BATCH_SIZE) {
     const batch = findings.slice(start, start + BATCH_SIZE)
+    // one multi-row insert per batch (and one for inherited notes): no unit-of-work bookkeeping
+    const issues = batch.map((finding) => issueRow(scan, finding, triage.get(finding.fingerprint)))
+    const notes = batch.flatMap((finding, index) => (triage.get(finding.fingerprint)?.notes ?? []).map((note) => ({ ...note, issueId: issues[index]?.id as string })))
     await em.transactional(async (tx) => {
-      for (const finding of batch) createIssue(tx, scan, finding, triage.get(finding.fingerprint))
+      await tx.insertMany(Issue, issues)
+      if (notes.length > 0) {
+        await tx.insertMany(IssueNote, notes.map((note) => ({ id: randomUUID(), orgId: scan.orgId, issue: note.issueId, text: note.text, author: note.author, createdAt: note.createdAt })))
+      }
     })
     stored += batch.length
     onBatch(stored)
@@ -31,8 +38,10 @@ export async function storeFindings(em: EntityManager, scan: Scan, findings: Fin
   return stored
 }
 
-function createIssue(em: EntityManager, scan: Scan, finding: Finding, inherited: Triage | undefined): void {
-  const issue = em.create(Issue, {
+function issueRow(scan: Scan, finding: Finding, inherited: Triage | undefined) {
+  const now = new Date()
+  return {
+    id: randomUUID(),
     orgId: scan.orgId,
     repository: scan.repository.id,
     scan: scan.id,
@@ -61,8 +70,9 @@ function createIssue(em: EntityManager, scan: Scan, finding: Finding, inherited:
     dataFlow: finding.dataFlow ? { ...finding.dataFlow } : null,
     falsePositive: inherited?.falsePositive ?? false,
     exploitable: inherited?.exploitable ?? null,
-  })
-  for (const note of inherited?.notes ?? []) em.create(IssueNote, { orgId: scan.orgId, issue, text: note.text, author: note.author, createdAt: note.createdAt })
+    createdAt: now,
+    updatedAt: now,
+  }
 }
 
 /** Triage of the repository's latest completed scan before this one, by fingerprint. */
