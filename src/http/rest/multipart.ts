@@ -17,6 +17,9 @@ export interface MultipartBody {
   cleanup(): Promise<void>
 }
 
+/** A file upload already on disk: the upload service reads it in place instead of copying it. */
+export type SpooledFileUpload = FileUpload & { spooled?: SpooledFile }
+
 /** graphql-upload-minimal's Upload, whose resolve() its typings omit */
 type ResolvableUpload = Upload & { resolve(file: FileUpload): void }
 
@@ -52,7 +55,8 @@ export async function readMultipart(req: Request, fileField: string, maxBytes: n
         spoolToFile(stream, maxBytes).then((file) => {
           spooled.push(file)
           upload = new Upload()
-          const handle: FileUpload = {
+          const handle: SpooledFileUpload = {
+            spooled: file,
             filename: info.filename ?? 'upload.zip',
             fieldName: name,
             mimetype: info.mimeType,

@@ -2,6 +2,7 @@
 import type { Resolvers } from '../../generated/graphql.ts'
 import { authorOf } from '../../graphql/arguments.ts'
 import { GraphQLUpload } from 'graphql-upload-minimal'
+import type { SpooledFileUpload } from '../../http/rest/multipart.ts'
 import { parseInput } from '../../http/rest/validation.ts'
 import { uploadRepository } from './upload.service.ts'
 import { graphqlUploadFields } from './upload.validation.ts'
@@ -11,8 +12,8 @@ export const uploadResolvers: Resolvers = {
   Mutation: {
     uploadRepository: async (_parent, { input }, { em, caller, runtime }) => {
       const fields = parseInput(graphqlUploadFields, { repoName: input.repoName, branchName: input.branchName }, 'body')
-      const upload = await input.file
-      return uploadRepository(em, { ...fields, file: upload.createReadStream() }, runtime.limits, authorOf(caller))
+      const upload: SpooledFileUpload = await input.file
+      return uploadRepository(em, { ...fields, open: () => upload.createReadStream(), spooled: upload.spooled }, runtime.limits, authorOf(caller))
     },
   },
 }

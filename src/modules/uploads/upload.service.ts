@@ -9,16 +9,19 @@ import type { EntityManager } from '@mikro-orm/postgresql'
 import { orgOf } from '../../db/org-scope.ts'
 import { Repository } from '../repositories/repository.entity.ts'
 import { pruneContents, storeContent } from './content-store.ts'
-import { inspectZip, spoolToFile, type UploadLimits, type ZipSummary } from './zip-archive.ts'
+import { inspectZip, spoolToFile, type SpooledFile, type UploadLimits, type ZipSummary } from './zip-archive.ts'
 
 export interface UploadInput {
   repoName: string
   branchName: string
-  file: Readable
+  /** opens the uploaded file as a stream (called once, unless `spooled` is given) */
+  open(): Readable
+  /** the same file already spooled under the same limit (REST multipart): not copied again */
+  spooled?: SpooledFile | undefined
 }
 
 export async function uploadRepository(em: EntityManager, input: UploadInput, limits: UploadLimits, createdBy: string): Promise<Repository> {
-  const spooled = await spoolToFile(input.file, limits.uploadMaxBytes)
+  const spooled = input.spooled ?? (await spoolToFile(input.open(), limits.uploadMaxBytes))
   try {
     const summary = await inspectZip(spooled.path, limits)
     const store = () =>
@@ -38,7 +41,8 @@ export async function uploadRepository(em: EntityManager, input: UploadInput, li
       throw error
     }
   } finally {
-    await spooled.remove()
+    // a file spooled by the caller is the caller's to remove
+    if (!input.spooled) await spooled.remove()
   }
 }
 
