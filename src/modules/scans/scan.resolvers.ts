@@ -1,8 +1,9 @@
 /** Scan resolvers: queries, mutations and live subscriptions. Enums map GraphQL's capitals to the stored values. */
 import type { Resolvers } from '../../generated/graphql.ts'
 import { authorOf, loaded, parseId } from '../../graphql/arguments.ts'
-import { createScan, getScan, listScans, scanLogs, scanResults, statusReport, stopScan, taskStatus } from './scan.service.ts'
-import { subscribeScanEvents, subscribeScanLogs, subscribeScanStatus } from './scan.subscriptions.ts'
+import type { ScanLog } from './scan.entity.ts'
+import { createScan, getScan, listScans, scanLogs, scanResults, statusReport, stopScan, taskStatus, type ScanStatusReport } from './scan.service.ts'
+import { subscribeScanEvents, subscribeScanLogs, subscribeScanStatus, type ScanEventPayload } from './scan.subscriptions.ts'
 
 export const scanResolvers: Resolvers = {
   ScanStatus: { QUEUED: 'queued', RUNNING: 'running', COMPLETED: 'completed', FAILED: 'failed', STOPPED: 'stopped' },
@@ -26,9 +27,10 @@ export const scanResolvers: Resolvers = {
     },
   },
   Subscription: {
-    scanLogs: { subscribe: (_parent, { scanId }, context) => subscribeScanLogs(context, scanId), resolve: (log: unknown) => log as never },
-    scanStatus: { subscribe: (_parent, { scanId }, context) => subscribeScanStatus(context, scanId), resolve: (report: unknown) => report as never },
-    scanEvents: { subscribe: (_parent, _args, context) => subscribeScanEvents(context), resolve: (event: unknown) => event as never },
+    // each event of the stream is the field's value as it is
+    scanLogs: { subscribe: (_parent, { scanId }, context) => subscribeScanLogs(context, scanId), resolve: (log: ScanLog) => log },
+    scanStatus: { subscribe: (_parent, { scanId }, context) => subscribeScanStatus(context, scanId), resolve: (report: ScanStatusReport) => report },
+    scanEvents: { subscribe: (_parent, _args, context) => subscribeScanEvents(context), resolve: (event: ScanEventPayload) => event },
   },
   Scan: {
     repoId: (scan) => scan.repository.id,
