@@ -3,7 +3,7 @@
  * file's redacted lines, and a fingerprint that survives code moving around in the file.
  */
 import { createHash } from 'node:crypto'
-import type { AnalyzerName, Category, Finding, Severity } from './types.ts'
+import type { Finding } from './types.ts'
 import type { SourceFile } from './source-file.ts'
 
 /** A match position; lines and columns 0-based, columns and offsets in UTF-16 units. */
@@ -14,23 +14,12 @@ export interface MatchSpan {
   endColumn: number
 }
 
-export interface FindingMetadata {
-  ruleId: string
-  analyzer: AnalyzerName
-  modelUsed: string
-  category: Category
-  severity: Severity
-  confidence: number
-  title: string
-  description: string
-  explanation: string
-  remediation: string
-  remediationCode: string | null
-  cweIds: string[]
-  owaspCategory: string
-  cvssScore: number
-  tags: string[]
-}
+/** What a rule (or another analyzer) says about a finding, beyond where it is. */
+export type FindingMetadata = Pick<
+  Finding,
+  | 'ruleId' | 'analyzer' | 'modelUsed' | 'category' | 'severity' | 'confidence' | 'title' | 'description'
+  | 'explanation' | 'remediation' | 'remediationCode' | 'cweIds' | 'owaspCategory' | 'cvssScore' | 'tags'
+>
 
 export const CONTEXT_LINES = 3
 const MAX_SNIPPET_LINES = 12

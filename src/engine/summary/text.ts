@@ -92,3 +92,8 @@ export function listProse(items: readonly string[]): string {
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : pluralForm}`
 }
+
+/** The start of a node's text (up to `max` characters), from its character range in `text`. */
+export function textHead(text: string, range: { start: { index: number }; end: { index: number } }, max = 400): string {
+  return text.slice(range.start.index, Math.min(range.end.index, range.start.index + max))
+}

@@ -10,6 +10,7 @@ import type { Binding, FileFacts, GuardRef } from '../model.ts'
 import { callArguments, calleeRoot, flatText, literalString, startLine } from '../syntax.ts'
 import { addDefinition } from './common.ts'
 import type { DecoratorUse } from './nest.ts'
+import { textHead } from '../text.ts'
 
 export const FUNCTION_KINDS = new Set(['arrow_function', 'function_expression', 'generator_function'])
 
@@ -46,7 +47,7 @@ export class JsFile {
 
   /** The start of a node's text (up to `max` characters), from its range. */
   head(range: Range, max = 400): string {
-    return this.text.slice(range.start.index, Math.min(range.end.index, range.start.index + max))
+    return textHead(this.text, range, max)
   }
 
   /** Import specifier of the module a local name came from. */

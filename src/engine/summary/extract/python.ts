@@ -11,6 +11,7 @@ import { classifyPythonGuard, drfPermissions } from '../guards.ts'
 import type { Binding, FileFacts, GuardRef, HandlerRef } from '../model.ts'
 import { callArguments, calleeMethod, calleeRoot, calleesFromSpans, fastRule, flatText, literalString, namedChildren, startLine } from '../syntax.ts'
 import { addDefinition, assignAuthHints, assignCallOwners, innermostDefinitions } from './common.ts'
+import { textHead } from '../text.ts'
 
 const NOISE_CALLEE = new RegExp(
   '^(?:print|len|str|int|float|bool|list|dict|set|tuple|isinstance|issubclass|range|enumerate|zip|sorted|reversed|min|max|sum|any|all|abs|round|repr|type|super|getattr|setattr|hasattr|iter|next|map|filter|id|hash|vars|callable|format|logging\\.\\w+|logger\\.\\w+|log\\.\\w+|self\\.assert\\w*)$' +
@@ -66,7 +67,7 @@ class PyFile {
   ) {}
 
   head(range: Range, max = 400): string {
-    return this.text.slice(range.start.index, Math.min(range.end.index, range.start.index + max))
+    return textHead(this.text, range, max)
   }
 
   originOf(name: string): string | undefined {
