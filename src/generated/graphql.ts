@@ -3,8 +3,9 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { Repository as RepositoryModel } from '../modules/repositories/repository.entity.ts';
 import type { RepositorySummary as RepositorySummaryModel } from '../modules/summaries/summary.entity.ts';
 import type { Scan as ScanModel, ScanLog as ScanLogModel, ScanStatus as ScanStatusModel, ScanType as ScanTypeModel, LogLevel as LogLevelModel } from '../modules/scans/scan.entity.ts';
-import type { Issue as IssueModel, IssueNote as IssueNoteModel, SeverityLevel as SeverityLevelModel } from '../modules/issues/issue.entity.ts';
+import type { IssueRecord as IssueRecordModel, IssueNoteRecord as IssueNoteRecordModel } from '../modules/issues/issue.records.ts';
 import type { Ruleset as RulesetModel } from '../modules/rulesets/ruleset.entity.ts';
+import type { SeverityLevel as SeverityLevelModel } from '../modules/issues/issue.entity.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = T | null | undefined;
@@ -632,9 +633,9 @@ export type ResolversTypes = {
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
-  Issue: ResolverTypeWrapper<IssueModel>;
+  Issue: ResolverTypeWrapper<IssueRecordModel>;
   IssueFilter: IssueFilter;
-  IssueNote: ResolverTypeWrapper<IssueNoteModel>;
+  IssueNote: ResolverTypeWrapper<IssueNoteRecordModel>;
   IssuePage: ResolverTypeWrapper<Omit<IssuePage, 'issues'> & { issues: Array<ResolversTypes['Issue']> }>;
   IssuesSummary: ResolverTypeWrapper<Omit<IssuesSummary, 'recentIssues'> & { recentIssues: Array<ResolversTypes['Issue']> }>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
@@ -678,9 +679,9 @@ export type ResolversParentTypes = {
   Float: Scalars['Float']['output'];
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
-  Issue: IssueModel;
+  Issue: IssueRecordModel;
   IssueFilter: IssueFilter;
-  IssueNote: IssueNoteModel;
+  IssueNote: IssueNoteRecordModel;
   IssuePage: Omit<IssuePage, 'issues'> & { issues: Array<ResolversParentTypes['Issue']> };
   IssuesSummary: Omit<IssuesSummary, 'recentIssues'> & { recentIssues: Array<ResolversParentTypes['Issue']> };
   JSON: Scalars['JSON']['output'];

@@ -1,12 +1,11 @@
 /**
  * DataLoaders, created with each context (per HTTP request, per subscription event), so a page
- * of issues with their scans, repositories and notes costs a fixed number of statements and no
+ * of issues with their scans and repositories costs a fixed number of statements and no
  * cached row outlives the operation that read it. Every load goes through the org-scoped
  * EntityManager: a key of another organization loads as missing.
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import DataLoader from 'dataloader'
-import { IssueNote } from '../modules/issues/issue.entity.ts'
 import { Repository } from '../modules/repositories/repository.entity.ts'
 import { RulesetRepository } from '../modules/rulesets/ruleset.entity.ts'
 import { Scan } from '../modules/scans/scan.entity.ts'
@@ -14,7 +13,6 @@ import { Scan } from '../modules/scans/scan.entity.ts'
 export interface Loaders {
   repository: DataLoader<string, Repository | undefined>
   scan: DataLoader<string, Scan | undefined>
-  notesOfIssue: DataLoader<string, IssueNote[]>
   /** active repositories linked to a ruleset */
   repoIdsOfRuleset: DataLoader<string, string[]>
 }
@@ -23,10 +21,6 @@ export function createLoaders(em: EntityManager): Loaders {
   return {
     repository: new DataLoader(async (ids) => byId(ids, await em.find(Repository, { id: { $in: [...ids] } }))),
     scan: new DataLoader(async (ids) => byId(ids, await em.find(Scan, { id: { $in: [...ids] } }))),
-    notesOfIssue: new DataLoader(async (issueIds) => {
-      const notes = await em.find(IssueNote, { issue: { $in: [...issueIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } })
-      return groupBy(issueIds, notes, (note) => note.issue.id)
-    }),
     repoIdsOfRuleset: new DataLoader(async (rulesetIds) => {
       const links = await em.find(RulesetRepository, { rulesetId: { $in: [...rulesetIds] } })
       const active = new Set((await em.find(Repository, { id: { $in: links.map((link) => link.repoId) }, isActive: true }, { fields: ['id'] })).map((repository) => repository.id))

@@ -2,12 +2,12 @@
  * Issues of the caller's organization: listing with the spec's filters, triage of one issue or
  * up to 100 at once, and the summary. Issues of deactivated repositories are never read.
  */
-import type { FilterQuery } from '@mikro-orm/core'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { existsInOtherOrg, orgOf } from '../../db/org-scope.ts'
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.ts'
 import { requireRepository } from '../repositories/repository.service.ts'
 import { Issue, IssueNote, SEVERITY_LEVELS, type SeverityLevel } from './issue.entity.ts'
+import { countSelectedIssues, readIssues, type IssueRecord, type IssueSelection } from './issue.records.ts'
 
 export const MAX_PER_PAGE = 100
 export const MAX_BULK_ISSUES = 100
@@ -33,7 +33,7 @@ export interface Pagination {
 }
 
 export interface IssuePage {
-  issues: Issue[]
+  issues: IssueRecord[]
   total: number
   page: number
   perPage: number
@@ -44,17 +44,11 @@ export interface IssuePage {
 
 export async function listIssues(em: EntityManager, filter: IssueFilter, pagination: Pagination): Promise<IssuePage> {
   checkPagination(pagination)
-  const conditions = issueConditions(filter)
+  const selection = selectionOf(filter)
+  // page and count in parallel; the count skips the page's joins to scans and notes
   const [issues, total] = await Promise.all([
-    // repositories and scans of the page come through the request's loaders (one query each):
-    // cheaper to hydrate than joining them into every row
-    em.find(Issue, conditions, {
-      orderBy: { createdAt: 'desc', id: 'asc' },
-      limit: pagination.perPage,
-      offset: (pagination.page - 1) * pagination.perPage,
-    }),
-    // counted apart: without the page's joins, from the (org_id, severity, repo_id) index
-    em.count(Issue, conditions),
+    readIssues(em, selection, { limit: pagination.perPage, offset: (pagination.page - 1) * pagination.perPage }),
+    countSelectedIssues(em, selection),
   ])
   const totalPages = Math.ceil(total / pagination.perPage)
   return { issues, total, ...pagination, totalPages, hasNext: pagination.page < totalPages, hasPrev: pagination.page > 1 }
@@ -74,31 +68,37 @@ function checkPagination({ page, perPage }: Pagination): void {
   if (issues.length > 0) throw new ValidationError(issues)
 }
 
-function issueConditions(filter: IssueFilter): FilterQuery<Issue> {
+function selectionOf(filter: IssueFilter): IssueSelection {
   if (filter.createdAfter && filter.createdBefore && filter.createdAfter > filter.createdBefore) {
     throw new BadRequestError('created_after must not be later than created_before')
   }
-  const conditions: FilterQuery<Issue>[] = [{ repository: { isActive: true } }]
-  if (filter.severity?.length) conditions.push({ severity: { $in: filter.severity } })
-  if (filter.category?.length) conditions.push({ category: { $in: filter.category } })
-  if (filter.falsePositive === 'yes') conditions.push({ falsePositive: true })
-  if (filter.falsePositive === 'no') conditions.push({ falsePositive: false })
-  if (filter.falsePositive === 'review') conditions.push({ falsePositive: false, exploitable: null })
-  if (filter.scanId) conditions.push({ scan: filter.scanId })
-  if (filter.repoId) conditions.push({ repository: filter.repoId })
-  if (filter.filePath) conditions.push({ filePath: { $ilike: `%${escapeLike(filter.filePath)}%` } })
-  if (filter.createdAfter) conditions.push({ createdAt: { $gt: filter.createdAfter } })
-  if (filter.createdBefore) conditions.push({ createdAt: { $lt: filter.createdBefore } })
-  return { $and: conditions }
+  const selection: IssueSelection = {}
+  if (filter.severity?.length) selection.severity = filter.severity
+  if (filter.category?.length) selection.category = filter.category
+  if (filter.falsePositive === 'yes') selection.falsePositive = true
+  if (filter.falsePositive === 'no') selection.falsePositive = false
+  if (filter.falsePositive === 'review') selection.untriaged = true
+  if (filter.scanId) selection.scanId = filter.scanId
+  if (filter.repoId) selection.repoId = filter.repoId
+  if (filter.filePath) selection.filePathContains = filter.filePath
+  if (filter.createdAfter) selection.createdAfter = filter.createdAfter
+  if (filter.createdBefore) selection.createdBefore = filter.createdBefore
+  return selection
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (character) => `\\${character}`)
-}
-
-export async function getIssue(em: EntityManager, id: string): Promise<Issue> {
-  const issue = await em.findOne(Issue, { id, repository: { isActive: true } })
+export async function getIssue(em: EntityManager, id: string): Promise<IssueRecord> {
+  const [issue] = await readIssues(em, { ids: [id] })
   if (issue) return issue
+  return refuseMissingIssue(em, id)
+}
+
+/** The entity of a visible issue, for triage. */
+async function issueForUpdate(em: EntityManager, id: string): Promise<Issue> {
+  const issue = await em.findOne(Issue, { id, repository: { isActive: true } })
+  return issue ?? refuseMissingIssue(em, id)
+}
+
+async function refuseMissingIssue(em: EntityManager, id: string): Promise<never> {
   if (await existsInOtherOrg(em, Issue.meta.className, id)) throw new ForbiddenError('Issue does not belong to your organization')
   throw new NotFoundError('Issue not found')
 }
@@ -131,19 +131,19 @@ function applyChanges(em: EntityManager, issue: Issue, changes: IssueChanges, au
   if (text) em.create(IssueNote, { orgId: issue.orgId, issue, text, author })
 }
 
-export async function updateIssue(em: EntityManager, id: string, changes: Omit<IssueChanges, 'severity'>, author: string): Promise<Issue> {
+export async function updateIssue(em: EntityManager, id: string, changes: Omit<IssueChanges, 'severity'>, author: string): Promise<IssueRecord> {
   checkChanges(changes)
-  const issue = await getIssue(em, id)
+  const issue = await issueForUpdate(em, id)
   applyChanges(em, issue, changes, author)
   await em.flush()
-  return issue
+  return getIssue(em, id)
 }
 
 export interface BulkUpdateResult {
   updatedCount: number
   failedCount: number
   failedIssues: { issueId: string; error: string }[]
-  updatedIssues: Issue[]
+  updatedIssues: IssueRecord[]
 }
 
 /**
@@ -156,15 +156,16 @@ export async function bulkUpdateIssues(em: EntityManager, ids: string[], changes
     throw new ValidationError([{ loc: ['issue_ids'], msg: `List should have between 1 and ${MAX_BULK_ISSUES} items`, type: uniqueIds.length < 1 ? 'too_short' : 'too_long' }])
   }
   checkChanges(changes)
-  return em.transactional(async (tx) => {
+  const updatedIds = await em.transactional(async (tx) => {
     const found = await tx.find(Issue, { id: { $in: uniqueIds }, repository: { isActive: true } })
-    const byId = new Map(found.map((issue) => [issue.id, issue]))
-    const updatedIssues = uniqueIds.flatMap((id) => byId.get(id) ?? [])
-    for (const issue of updatedIssues) applyChanges(tx, issue, changes, author)
+    for (const issue of found) applyChanges(tx, issue, changes, author)
     await tx.flush()
-    const failedIssues = uniqueIds.filter((id) => !byId.has(id)).map((issueId) => ({ issueId, error: 'Issue not found' }))
-    return { updatedCount: updatedIssues.length, failedCount: failedIssues.length, failedIssues, updatedIssues }
+    return new Set(found.map((issue) => issue.id))
   })
+  const records = new Map((await readIssues(em, { ids: [...updatedIds] })).map((record) => [record.id, record]))
+  const updatedIssues = uniqueIds.flatMap((id) => records.get(id) ?? [])
+  const failedIssues = uniqueIds.filter((id) => !updatedIds.has(id)).map((issueId) => ({ issueId, error: 'Issue not found' }))
+  return { updatedCount: updatedIds.size, failedCount: failedIssues.length, failedIssues, updatedIssues }
 }
 
 export interface IssueCounts {
@@ -175,7 +176,7 @@ export interface IssueCounts {
 }
 
 export interface IssuesSummary extends IssueCounts {
-  recentIssues: Issue[]
+  recentIssues: IssueRecord[]
 }
 
 // Raw SQL: binds the organization itself (docs/org-scoping.md, rule 4).
@@ -209,7 +210,7 @@ export async function countIssues(em: EntityManager, scope: { scanId?: string } 
 export async function summarizeIssues(em: EntityManager): Promise<IssuesSummary> {
   const [counts, recentIssues] = await Promise.all([
     countIssues(em),
-    em.find(Issue, { repository: { isActive: true } }, { orderBy: { createdAt: 'desc', id: 'asc' }, limit: RECENT_ISSUES }),
+    readIssues(em, {}, { limit: RECENT_ISSUES }),
   ])
   return { ...counts, recentIssues }
 }

@@ -10,7 +10,7 @@ import type { AnalyzerName } from '../../engine/types.ts'
 import { existsInOtherOrg, orgOf } from '../../db/org-scope.ts'
 import { publishCancel, publishScanEvent } from '../../events/event-hub.ts'
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.ts'
-import { Issue } from '../issues/issue.entity.ts'
+import { readIssues, type IssueRecord } from '../issues/issue.records.ts'
 import { countIssues, type IssueCounts } from '../issues/issue.service.ts'
 import { requireRepository } from '../repositories/repository.service.ts'
 import { Scan, ScanLog, type ScanStatus, type ScanType } from './scan.entity.ts'
@@ -210,7 +210,7 @@ export async function taskStatus(em: EntityManager, id: string): Promise<ScanTas
 export interface ScanResults {
   scanId: string
   status: ScanStatus
-  issues: Issue[]
+  issues: IssueRecord[]
   summary: Omit<IssueCounts, 'recentIssues'>
 }
 
@@ -218,7 +218,7 @@ export async function scanResults(em: EntityManager, id: string): Promise<ScanRe
   const scan = await getScan(em, id)
   if (scan.status !== 'completed') throw new BadRequestError(`Scan is not completed (status: ${scan.status})`)
   const [issues, summary] = await Promise.all([
-    em.find(Issue, { scan: scan.id }, { orderBy: { filePath: 'asc', lineNumber: 'asc', id: 'asc' } }),
+    readIssues(em, { scanId: scan.id }, { order: 'location' }),
     countIssues(em, { scanId: scan.id }),
   ])
   return { scanId: scan.id, status: scan.status, issues, summary }

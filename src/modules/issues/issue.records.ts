@@ -1,0 +1,171 @@
+/**
+ * The read side of issues. Every issue a client sees (lists, one issue, triage results, scan
+ * results, the summary's recent issues) comes from one statement that joins the issue's
+ * repository and scan and aggregates its notes, as plain records: a page of 100 issues is the
+ * API's hottest path, and hydrating entities for it cost more than the SQL. Writes go through the
+ * entities in issue.service.ts.
+ *
+ * Raw SQL binds the organization itself (docs/org-scoping.md, rule 4): every table joined here is
+ * matched on the issue's org_id, and the issue on the caller's.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql'
+import { orgOf } from '../../db/org-scope.ts'
+import type { ScanStatus } from '../scans/scan.entity.ts'
+import type { SeverityLevel } from './issue.entity.ts'
+
+export interface IssueNoteRecord {
+  text: string
+  author: string
+  createdAt: Date
+}
+
+export interface IssueRecord {
+  id: string
+  scanId: string
+  repoId: string
+  ruleId: string
+  fingerprint: string
+  filePath: string
+  lineNumber: number
+  columnStart: number | null
+  columnEnd: number | null
+  category: string
+  severity: SeverityLevel
+  confidence: number | null
+  title: string
+  description: string | null
+  explanation: string | null
+  codeSnippet: string | null
+  contextBefore: string | null
+  contextAfter: string | null
+  remediation: string | null
+  remediationCode: string | null
+  cweIds: string[]
+  owaspCategory: string | null
+  cvssScore: number | null
+  tags: string[]
+  modelUsed: string | null
+  dataFlow: Record<string, unknown> | null
+  falsePositive: boolean
+  exploitable: boolean | null
+  notes: IssueNoteRecord[]
+  createdAt: Date
+  updatedAt: Date
+  repoName: string
+  scanStatus: ScanStatus
+  scanCreatedAt: Date
+}
+
+/** Which issues to read; every condition is ANDed with the caller's organization and active repositories. */
+export interface IssueSelection {
+  ids?: readonly string[]
+  severity?: readonly SeverityLevel[]
+  category?: readonly string[]
+  falsePositive?: boolean
+  /** not yet triaged: not a false positive, exploitable unknown */
+  untriaged?: boolean
+  scanId?: string
+  repoId?: string
+  /** partial, case-insensitive match */
+  filePathContains?: string
+  createdAfter?: Date
+  createdBefore?: Date
+}
+
+const ORDERS = {
+  newest: 'i.created_at desc, i.id asc',
+  location: 'i.file_path asc, i.line_number asc, i.id asc',
+} as const
+
+export interface ReadOptions {
+  order?: keyof typeof ORDERS
+  limit?: number
+  offset?: number
+}
+
+// Aliases give the record's property names, so rows need no renaming pass.
+const RECORD_COLUMNS = `
+  i.id, i.scan_id as "scanId", i.repo_id as "repoId", i.rule_id as "ruleId", i.fingerprint, i.file_path as "filePath",
+  i.line_number as "lineNumber", i.column_start as "columnStart", i.column_end as "columnEnd", i.category, i.severity,
+  i.confidence, i.title, i.description, i.explanation, i.code_snippet as "codeSnippet", i.context_before as "contextBefore",
+  i.context_after as "contextAfter", i.remediation, i.remediation_code as "remediationCode", i.cwe_ids as "cweIds",
+  i.owasp_category as "owaspCategory", i.cvss_score as "cvssScore", i.tags, i.model_used as "modelUsed",
+  i.data_flow as "dataFlow", i.false_positive as "falsePositive", i.exploitable, i.created_at as "createdAt",
+  i.updated_at as "updatedAt", r.repo_name as "repoName", s.status as "scanStatus", s.created_at as "scanCreatedAt",
+  (select json_agg(json_build_object('text', n.text, 'author', n.author, 'createdAt', n.created_at) order by n.created_at, n.id)
+     from issue_notes n where n.issue_id = i.id and n.org_id = i.org_id) as notes`
+
+const FROM_ACTIVE_REPOSITORIES = `
+  from issues i
+  join repositories r on r.id = i.repo_id and r.org_id = i.org_id and r.is_active`
+
+interface Where {
+  sql: string
+  params: unknown[]
+}
+
+function whereOf(em: EntityManager, selection: IssueSelection): Where {
+  const conditions = ['i.org_id = ?']
+  const params: unknown[] = [orgOf(em)]
+  const add = (condition: string, ...values: unknown[]) => {
+    conditions.push(condition)
+    params.push(...values)
+  }
+  // a list binding expands to one parameter per element: `in (?)`
+  if (selection.ids) add('i.id in (?)', selection.ids)
+  if (selection.severity?.length) add('i.severity in (?)', selection.severity)
+  if (selection.category?.length) add('i.category in (?)', selection.category)
+  if (selection.falsePositive !== undefined) add('i.false_positive = ?', selection.falsePositive)
+  if (selection.untriaged) add('not i.false_positive and i.exploitable is null')
+  if (selection.scanId) add('i.scan_id = ?', selection.scanId)
+  if (selection.repoId) add('i.repo_id = ?', selection.repoId)
+  // backslash is LIKE's default escape character
+  if (selection.filePathContains) add('i.file_path ilike ?', `%${escapeLike(selection.filePathContains)}%`)
+  if (selection.createdAfter) add('i.created_at > ?', selection.createdAfter)
+  if (selection.createdBefore) add('i.created_at < ?', selection.createdBefore)
+  return { sql: `where ${conditions.join(' and ')}`, params }
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`)
+}
+
+type IssueRow = Omit<IssueRecord, 'notes' | 'createdAt' | 'updatedAt' | 'scanCreatedAt'> & {
+  notes: { text: string; author: string; createdAt: string }[] | null
+  createdAt: string
+  updatedAt: string
+  scanCreatedAt: string
+}
+
+/** The selected issues, in the given order, as records. */
+export async function readIssues(em: EntityManager, selection: IssueSelection, options: ReadOptions = {}): Promise<IssueRecord[]> {
+  if (selection.ids?.length === 0) return []
+  const where = whereOf(em, selection)
+  const paging = [options.limit !== undefined ? 'limit ?' : '', options.offset ? 'offset ?' : ''].join(' ')
+  const pagingParams = [options.limit, options.offset || undefined].filter((value) => value !== undefined)
+  const rows = await em.getConnection().execute<IssueRow[]>(
+    `select ${RECORD_COLUMNS} ${FROM_ACTIVE_REPOSITORIES}
+     join scans s on s.id = i.scan_id and s.org_id = i.org_id
+     ${where.sql} order by ${ORDERS[options.order ?? 'newest']} ${paging}`,
+    [...where.params, ...pagingParams],
+  )
+  return rows.map(toRecord)
+}
+
+/** How many issues the selection holds; reads the (org_id, severity, repo_id) index when it can. */
+export async function countSelectedIssues(em: EntityManager, selection: IssueSelection): Promise<number> {
+  const where = whereOf(em, selection)
+  const [row] = await em.getConnection().execute<{ total: number }[]>(`select count(*)::int as total ${FROM_ACTIVE_REPOSITORIES} ${where.sql}`, where.params)
+  return row?.total ?? 0
+}
+
+/** Timestamps arrive as PostgreSQL text (the ORM's connection keeps them unparsed). */
+function toRecord(row: IssueRow): IssueRecord {
+  return {
+    ...row,
+    notes: row.notes?.map((note) => ({ text: note.text, author: note.author, createdAt: new Date(note.createdAt) })) ?? [],
+    createdAt: new Date(row.createdAt),
+    updatedAt: new Date(row.updatedAt),
+    scanCreatedAt: new Date(row.scanCreatedAt),
+  }
+}
