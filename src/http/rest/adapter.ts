@@ -4,23 +4,15 @@
  * (403), validate path/query/body (400/422), execute, answer with the row's status.
  */
 import express, { type Request, type Response, type Router } from 'express'
-import {
-  execute,
-  Kind,
-  parse,
-  validate,
-  type DocumentNode,
-  type FragmentDefinitionNode,
-  type GraphQLSchema,
-  type OperationDefinitionNode,
-} from 'graphql'
+import { Kind, parse, validate, type GraphQLSchema, type OperationDefinitionNode } from 'graphql'
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit'
 import type { Authenticator } from '../../auth/authenticate.ts'
 import { requireScope, type Caller, type Scope } from '../../auth/caller.ts'
 import type { GraphQLContext } from '../../graphql/context.ts'
 import { scopeOfRootField } from '../../graphql/schema.ts'
 import type { Logger } from '../../logger.ts'
 import { credentialsFromHeaders } from '../credentials.ts'
-import { restoreEnumValues } from './enum-values.ts'
+import { internalEnumSerializers } from './enum-values.ts'
 import { toRestError } from './error-response.ts'
 import type { RestRoute } from './route-table.ts'
 import { readMultipart } from './multipart.ts'
@@ -38,16 +30,16 @@ export interface RestAdapterOptions {
 
 interface PreparedRoute {
   route: RestRoute
-  document: DocumentNode
-  operation: OperationDefinitionNode
-  fragments: Record<string, FragmentDefinitionNode>
+  /** the row's operation compiled to JavaScript: a route runs the same operation on every request */
+  compiled: CompiledQuery
   rootKey: string
   scope: Scope
 }
 
 export function createRestRouter(options: RestAdapterOptions): Router {
   const router = express.Router()
-  const prepared = options.routes.map((route) => prepareRoute(options.schema, route))
+  const serializers = internalEnumSerializers(options.schema)
+  const prepared = options.routes.map((route) => prepareRoute(options.schema, route, serializers))
   for (const entry of prepared) {
     router[entry.route.method](entry.route.path, (req, res) => handle(entry, options, req, res))
   }
@@ -62,8 +54,8 @@ export function createRestRouter(options: RestAdapterOptions): Router {
   return router
 }
 
-/** Parses and validates each row's operation once, at startup: a broken row fails the boot. */
-function prepareRoute(schema: GraphQLSchema, route: RestRoute): PreparedRoute {
+/** Parses, validates and compiles each row's operation once, at startup: a broken row fails the boot. */
+function prepareRoute(schema: GraphQLSchema, route: RestRoute, serializers: Record<string, (value: unknown) => unknown>): PreparedRoute {
   const document = parse(route.operation)
   const errors = validate(schema, document)
   if (errors.length > 0) throw new Error(`REST route ${route.method.toUpperCase()} ${route.path}: ${errors.map((error) => error.message).join('; ')}`)
@@ -73,17 +65,12 @@ function prepareRoute(schema: GraphQLSchema, route: RestRoute): PreparedRoute {
   const rootFields = operation.selectionSet.selections.filter((selection) => selection.kind === Kind.FIELD)
   const rootField = rootFields[0]
   if (rootFields.length !== 1 || !rootField) throw new Error(`REST route ${route.path} must select exactly one root field`)
-  const fragments = Object.fromEntries(
-    document.definitions
-      .filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION)
-      .map((fragment) => [fragment.name.value, fragment]),
-  )
+  const compiled = compileQuery(schema, document, undefined, { customSerializers: serializers })
+  if (!isCompiledQuery(compiled)) throw new Error(`REST route ${route.path}: ${compiled.errors?.map((error) => error.message).join('; ')}`)
   const rootType = operation.operation === 'mutation' ? 'Mutation' : 'Query'
   return {
     route,
-    document,
-    operation,
-    fragments,
+    compiled,
     rootKey: rootField.alias?.value ?? rootField.name.value,
     scope: scopeOfRootField(schema, rootType, rootField.name.value),
   }
@@ -104,16 +91,10 @@ async function handle(entry: PreparedRoute, options: RestAdapterOptions, req: Re
       rawBody = { ...multipart.fields, [route.upload.field]: multipart.file }
     }
     const input = { params, query, body: route.body ? parseInput(route.body, rawBody, 'body') : undefined, caller }
-    const result = await execute({
-      schema: options.schema,
-      document: entry.document,
-      variableValues: route.variables?.(input) ?? {},
-      contextValue: options.createContext(caller),
-    })
+    const result = await entry.compiled.query(undefined, options.createContext(caller), route.variables?.(input) ?? {})
     const firstError = result.errors?.[0]
     if (firstError) throw firstError.originalError ?? firstError
     const data = (result.data ?? {}) as Record<string, unknown>
-    restoreEnumValues(options.schema, entry.operation, entry.fragments, data)
     if (route.status === 204) {
       res.status(204).end()
       return
