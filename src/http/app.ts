@@ -18,6 +18,7 @@ import type { Caller } from '../auth/caller.ts'
 import { DomainError, PayloadTooLargeError, ValidationError } from '../errors.ts'
 import { createContext, type GraphQLContext } from '../graphql/context.ts'
 import { createErrorFormatter } from '../graphql/format-error.ts'
+import { jitGateway } from '../graphql/jit-executor.ts'
 import { checkQueryLimits, type QueryLimits } from '../graphql/limits.ts'
 import { buildSchema } from '../graphql/schema.ts'
 import type { Logger } from '../logger.ts'
@@ -103,7 +104,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   )
 
   const apollo = new ApolloServer<GraphQLContext>({
-    schema,
+    gateway: jitGateway(schema),
     formatError,
     includeStacktraceInErrorResponses: false,
     persistedQueries: false,

@@ -105,3 +105,34 @@ describe('REST and GraphQL parity', () => {
     expect(rest.issues.issues[0].notes[0]).toMatchObject({ text: 'seen' })
   })
 })
+
+describe('a document sent again', () => {
+  // the first execution interprets the document, later ones run it compiled: nobody may tell them apart
+  it('gives the same data, field for field', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const scan = await makeScan(app.db.orm, await makeRepository(app.db.orm, { orgId: caller.orgId }))
+    const issue = await makeIssue(app.db.orm, scan, { dataFlow: { steps: [{ file: 'a.py', line: 1 }] } })
+    await app.request(`/api/issues/${issue.id}`, { method: 'PATCH', headers: caller.headers, json: { false_positive: true, notes: 'checked' } })
+    const query = `query($severity: [Severity!]) { issues(perPage: 5, filter: { severity: $severity }) {
+      total issues { id severity falsePositive dataFlow notes { text author createdAt } createdAt scanStatus scan { id status } repository { id repoName } } } }`
+    const bodies = []
+    for (let run = 0; run < 3; run++) bodies.push((await app.graphql(query, { severity: [issue.severity.toUpperCase()] }, caller.headers)).body)
+    expect(bodies[0].errors).toBeUndefined()
+    expect(bodies[0].data.issues.issues[0]).toMatchObject({ id: issue.id, falsePositive: true, notes: [{ text: 'checked' }] })
+    expect(bodies[1]).toEqual(bodies[0])
+    expect(bodies[2]).toEqual(bodies[0])
+  })
+
+  it('gives the same errors, with their codes and statuses', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const other = await makeRepository(app.db.orm, { orgId: (await makeApiKeyPrincipal(app.db.orm)).orgId })
+    const query = `query($id: ID!) { repositorySummary(repoId: $id) { id ragContext } }`
+    for (const [id, code, status] of [[other.id, 'FORBIDDEN', 403], ['00000000-0000-4000-8000-000000000000', 'NOT_FOUND', 404]] as const) {
+      const bodies = []
+      for (let run = 0; run < 3; run++) bodies.push((await app.graphql(query, { id }, caller.headers)).body)
+      expect(bodies[0].errors[0]).toMatchObject({ path: ['repositorySummary'], extensions: { code, status } })
+      expect(bodies[1]).toEqual(bodies[0])
+      expect(bodies[2]).toEqual(bodies[0])
+    }
+  })
+})

@@ -5,10 +5,10 @@
  */
 import express, { type Request, type Response, type Router } from 'express'
 import { Kind, parse, validate, type GraphQLSchema, type OperationDefinitionNode } from 'graphql'
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit'
 import type { Authenticator } from '../../auth/authenticate.ts'
 import { requireScope, type Caller, type Scope } from '../../auth/caller.ts'
 import type { GraphQLContext } from '../../graphql/context.ts'
+import { compileOperation, type OperationRunner } from '../../graphql/jit-executor.ts'
 import { scopeOfRootField } from '../../graphql/schema.ts'
 import type { Logger } from '../../logger.ts'
 import { credentialsFromHeaders } from '../credentials.ts'
@@ -31,7 +31,7 @@ export interface RestAdapterOptions {
 interface PreparedRoute {
   route: RestRoute
   /** the row's operation compiled to JavaScript: a route runs the same operation on every request */
-  compiled: CompiledQuery
+  run: OperationRunner
   rootKey: string
   scope: Scope
 }
@@ -65,12 +65,11 @@ function prepareRoute(schema: GraphQLSchema, route: RestRoute, serializers: Reco
   const rootFields = operation.selectionSet.selections.filter((selection) => selection.kind === Kind.FIELD)
   const rootField = rootFields[0]
   if (rootFields.length !== 1 || !rootField) throw new Error(`REST route ${route.path} must select exactly one root field`)
-  const compiled = compileQuery(schema, document, undefined, { customSerializers: serializers })
-  if (!isCompiledQuery(compiled)) throw new Error(`REST route ${route.path}: ${compiled.errors?.map((error) => error.message).join('; ')}`)
+  const run = compileOperation(schema, document, undefined, { customSerializers: serializers })
   const rootType = operation.operation === 'mutation' ? 'Mutation' : 'Query'
   return {
     route,
-    compiled,
+    run,
     rootKey: rootField.alias?.value ?? rootField.name.value,
     scope: scopeOfRootField(schema, rootType, rootField.name.value),
   }
@@ -91,7 +90,7 @@ async function handle(entry: PreparedRoute, options: RestAdapterOptions, req: Re
       rawBody = { ...multipart.fields, [route.upload.field]: multipart.file }
     }
     const input = { params, query, body: route.body ? parseInput(route.body, rawBody, 'body') : undefined, caller }
-    const result = await entry.compiled.query(undefined, options.createContext(caller), route.variables?.(input) ?? {})
+    const result = await entry.run(options.createContext(caller), route.variables?.(input) ?? {})
     const firstError = result.errors?.[0]
     if (firstError) throw firstError.originalError ?? firstError
     const data = (result.data ?? {}) as Record<string, unknown>
