@@ -6,7 +6,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { ApolloServer } from '@apollo/server'
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer'
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled'
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled'
 import { expressMiddleware } from '@as-integrations/express5'
 import express, { type NextFunction, type Request, type Response } from 'express'
 import { GraphQLError, parse, validate } from 'graphql'
@@ -112,6 +112,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
       ApolloServerPluginLandingPageDisabled(),
+      // no cache hints are given; the plugin would otherwise wrap every field resolver of the (shared) schema
+      ApolloServerPluginCacheControlDisabled(),
       { async serverWillStart() { return { async drainServer() { await wsCleanup.dispose() } } } },
       {
         async requestDidStart() {
