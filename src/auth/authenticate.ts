@@ -24,7 +24,7 @@ export function createAuthenticator(orm: MikroORM, settings: JwtSettings): Authe
   const lastUsedWrites = new Map<string, number>()
 
   async function byApiKey(presented: string): Promise<Caller> {
-    const record = await findActiveApiKey(orm.em.fork(), presented)
+    const record = await findActiveApiKey(orm.em, presented)
     if (!record) throw new UnauthenticatedError('Invalid API key')
     recordUse(record.id)
     const scopes = new Set(record.scopes.filter((scope): scope is Scope => isScope(scope)))
