@@ -1,4 +1,4 @@
-/** Seeds one organization with 20 repositories, a completed scan each and 100,000 issues in all. */
+/** Seeds one organization with 20 repositories, a completed scan each, 100,000 issues in all, and triage notes on a tenth of them. */
 import pg from 'pg'
 
 export const BENCH_ORG = 'org-bench'
@@ -35,6 +35,15 @@ export async function seedIssues(url: string): Promise<void> {
          now() - (g || ' seconds')::interval, now()
        from scans s, generate_series(1, $2::int) g where s.org_id = $1`,
       [BENCH_ORG, ISSUES_PER_REPOSITORY],
+    )
+    // triage leaves notes on some issues: one in ten has two
+    await client.query(
+      `insert into issue_notes (id, org_id, issue_id, text, author, created_at)
+       select gen_random_uuid(), i.org_id, i.id, note.text, 'triager', i.created_at + note.delay
+       from (select id, org_id, created_at, row_number() over (order by id) as n from issues where org_id = $1) i,
+         (values ('Reproduced against staging', interval '1 hour'), ('Fix scheduled for the next release', interval '2 hours')) as note(text, delay)
+       where i.n % 10 = 0`,
+      [BENCH_ORG],
     )
     // the steady state autovacuum keeps: statistics and visibility map up to date
     await client.query('vacuum analyze')
