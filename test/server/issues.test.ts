@@ -341,6 +341,8 @@ describe('PATCH /api/issues/bulk', () => {
 })
 
 describe('loading a page of issues', () => {
+  const statementsOf = () => app.db.statements.filter((line) => /\b(select|insert|update|delete)\b/i.test(line) && !/api_keys/.test(line)).length
+
   it('costs a fixed number of SQL statements, whatever the page size', async () => {
     const caller = await makeApiKeyPrincipal(app.db.orm, { orgId: makeOrgId() })
     for (let r = 0; r < 4; r++) {
@@ -351,11 +353,33 @@ describe('loading a page of issues', () => {
       app.db.statements.length = 0
       const response = await app.request(`/api/issues?per_page=${perPage}`, { headers: caller.headers })
       expect(response.body.issues).toHaveLength(perPage)
-      return app.db.statements.filter((line) => /\b(select|insert|update|delete)\b/i.test(line) && !/api_keys/.test(line)).length
+      return statementsOf()
     }
     const small = await count(5)
     const large = await count(100)
     expect(large).toBe(small)
+    // the page (with repositories, scans and notes joined) and its count
     expect(large).toBeLessThanOrEqual(2)
+  })
+
+  it('costs a fixed number of SQL statements with every scan and repository of the page over GraphQL', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm, { orgId: makeOrgId() })
+    for (let r = 0; r < 4; r++) {
+      const scan = await makeScan(app.db.orm, await makeRepository(app.db.orm, { orgId: caller.orgId }))
+      for (let i = 0; i < 25; i++) await makeIssue(app.db.orm, scan)
+    }
+    const query = `query($n: Int!) { issues(perPage: $n) { issues { id notes { text } scan { id status scanType } repository { id repoName branchName } } } }`
+    const count = async (perPage: number) => {
+      app.db.statements.length = 0
+      const response = await app.graphql(query, { n: perPage }, caller.headers)
+      expect(response.body.data.issues.issues).toHaveLength(perPage)
+      expect(response.body.data.issues.issues[0].scan.status).toBeDefined()
+      return statementsOf()
+    }
+    const small = await count(5)
+    const large = await count(100)
+    expect(large).toBe(small)
+    // the page, its count, then one statement for all scans and one for all repositories
+    expect(large).toBeLessThanOrEqual(4)
   })
 })
