@@ -20,6 +20,7 @@ import { writeMarkdownSection } from './lib/markdown-section.ts'
 const DURATION_SECONDS = Number(process.env['BENCH_DURATION'] ?? 10)
 const CONNECTIONS = 50
 const ALONE_SECONDS = 5
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3)
 const QUERY = 'per_page=100&severity=high,critical'
 const GRAPHQL = `query($filter: IssueFilter, $perPage: Int!) { issues(filter: $filter, perPage: $perPage) {
   issues { id scanId repoId ruleId fingerprint filePath lineNumber category severity confidence title description columnStart columnEnd
@@ -57,18 +58,26 @@ async function main(): Promise<void> {
 
     await expectSameJson(`http://127.0.0.1:${baselinePort}/api/issues?${QUERY}`, `http://127.0.0.1:${servicePort}/api/issues?${QUERY}`, key)
 
-    const results: Measurement[] = []
-    results.push(await measure('baseline (Express + pg)', { url: `http://127.0.0.1:${baselinePort}/api/issues?${QUERY}` }))
-    results.push(await measure('REST GET /api/issues', { url: `http://127.0.0.1:${servicePort}/api/issues?${QUERY}`, headers: { 'x-api-key': key } }))
-    results.push(
-      await measure('GraphQL issues query', {
-        url: `http://127.0.0.1:${servicePort}/graphql`,
-        method: 'POST',
-        headers: { 'x-api-key': key, 'content-type': 'application/json' },
-        body: JSON.stringify({ query: GRAPHQL, variables: { filter: { severity: ['HIGH', 'CRITICAL'] }, perPage: 100 } }),
-      }),
-    )
-    report(results)
+    const targets: Target[] = [
+      { name: 'baseline (Express + pg)', options: { url: `http://127.0.0.1:${baselinePort}/api/issues?${QUERY}` } },
+      { name: 'REST GET /api/issues', options: { url: `http://127.0.0.1:${servicePort}/api/issues?${QUERY}`, headers: { 'x-api-key': key } } },
+      {
+        name: 'GraphQL issues query',
+        options: {
+          url: `http://127.0.0.1:${servicePort}/graphql`,
+          method: 'POST',
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify({ query: GRAPHQL, variables: { filter: { severity: ['HIGH', 'CRITICAL'] }, perPage: 100 } }),
+        },
+      },
+    ]
+    // rounds, each target once per round: the machine's load drifts, and the median of rounds side by side resists it
+    const rounds: Measurement[][] = targets.map(() => [])
+    for (let round = 1; round <= ROUNDS; round++) {
+      console.log(`round ${round} of ${ROUNDS}`)
+      for (const [index, target] of targets.entries()) rounds[index]?.push(await measure(target.name, target.options))
+    }
+    report(rounds)
   } finally {
     // requests autocannon gave up on at the end of a run are still being answered: let them finish
     await new Promise((resolve) => setTimeout(resolve, 2000))
@@ -94,7 +103,12 @@ function startChild(script: string, env: Record<string, string>): Promise<ChildP
   })
 }
 
-async function measure(name: string, options: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string }): Promise<Measurement> {
+interface Target {
+  name: string
+  options: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string }
+}
+
+async function measure(name: string, options: Target['options']): Promise<Measurement> {
   // warm-up: connection pools, JIT, PostgreSQL caches
   await autocannon({ ...options, connections: 10, duration: 2 })
   const result = await autocannon({ ...options, connections: CONNECTIONS, duration: DURATION_SECONDS })
@@ -112,7 +126,24 @@ async function measure(name: string, options: { url: string; method?: 'GET' | 'P
   return measurement
 }
 
-function report(results: Measurement[]): void {
+function medianOf(measurements: Measurement[]): Measurement {
+  const median = (pick: (measurement: Measurement) => number) => {
+    const values = measurements.map(pick).sort((a, b) => a - b)
+    return values[Math.floor(values.length / 2)] ?? Number.NaN
+  }
+  return {
+    name: measurements[0]?.name ?? '',
+    requestsPerSecond: median((m) => m.requestsPerSecond),
+    p50: median((m) => m.p50),
+    p99: median((m) => m.p99),
+    errors: measurements.reduce((sum, m) => sum + m.errors, 0),
+    aloneP50: median((m) => m.aloneP50),
+    aloneP99: median((m) => m.aloneP99),
+  }
+}
+
+function report(rounds: Measurement[][]): void {
+  const results = rounds.map(medianOf)
   const baseline = results[0] as Measurement
   const rows = results.map((result) => {
     const ratio = result.requestsPerSecond / baseline.requestsPerSecond
@@ -126,12 +157,15 @@ function report(results: Measurement[]): void {
     'the same page through GraphQL, and a baseline in the same run: a minimal Express handler running the same SQL with `pg` (no ORM,',
     'no GraphQL, no authentication) and returning the same JSON (the benchmark checks both answers are equal before measuring).',
     `Throughput and the first latencies: autocannon with ${CONNECTIONS} connections for ${DURATION_SECONDS} s after a 2 s warm-up; "alone": one`,
-    `connection for ${ALONE_SECONDS} s, i.e. what one request costs when it does not queue. Both servers run with NODE_ENV=production and the API role's`,
-    'V8 flags. Targets: throughput at least 0.6 of the baseline, p99 under 50 ms.',
+    `connection for ${ALONE_SECONDS} s, i.e. what one request costs when it does not queue. ${ROUNDS} rounds, each target once per round; each`,
+    'number is the median of its rounds (the machine is shared and its load drifts). Both servers run with NODE_ENV=production and the',
+    "API role's V8 flags. Targets: throughput at least 0.6 of the baseline, p99 under 50 ms.",
     '',
     `| target | req/s | ratio to baseline | p50 ms (${CONNECTIONS} conn.) | p99 ms (${CONNECTIONS} conn.) | p50 ms (alone) | p99 ms (alone) | errors |`,
     '|---|---|---|---|---|---|---|---|',
     ...rows,
+    '',
+    `Throughput of each round (req/s): ${rounds.map((measurements) => `${measurements[0]?.name} ${measurements.map((m) => m.requestsPerSecond.toFixed(1)).join(', ')}`).join('; ')}.`,
     '',
     `The p99 target cannot hold at ${CONNECTIONS} connections on this machine, for the baseline either: with every connection waiting for`,
     `an answer, the mean latency is connections / throughput (Little's law), ${queuedMeanMs.toFixed(0)} ms at the baseline's throughput, so`,
