@@ -135,4 +135,14 @@ describe('a document sent again', () => {
       expect(bodies[2]).toEqual(bodies[0])
     }
   })
+
+  it('answers introspection the same way', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const query = '{ __schema { queryType { name } types { name kind fields { name args { name } type { name kind ofType { name } } } } } __type(name: "Issue") { fields { name } } }'
+    const bodies = []
+    for (let run = 0; run < 3; run++) bodies.push((await app.graphql(query, {}, caller.headers)).body)
+    expect(bodies[0].data.__type.fields.map((field: { name: string }) => field.name)).toContain('dataFlow')
+    expect(bodies[1]).toEqual(bodies[0])
+    expect(bodies[2]).toEqual(bodies[0])
+  })
 })
