@@ -10,7 +10,7 @@
  * - Any other error marks the scan failed with its reason; the task returns normally (a scan
  *   that failed once would fail again).
  */
-import { availableParallelism, tmpdir } from 'node:os'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import fs from 'node:fs/promises'
 import { randomUUID } from 'node:crypto'
@@ -101,7 +101,8 @@ async function runScan(deps: RunScanDependencies, payload: RunScanPayload, progr
       analyzers: scan.activeModels as AnalyzerName[],
       extraRules,
       maxFileBytes: deps.maxFileBytes,
-      threads: Math.min(2, availableParallelism()),
+      // a small repository is analyzed faster than worker threads start
+      expectedFiles: repository.fileCount,
       signal,
       onProgress: ({ filesScanned, filesTotal }) => progress.setProgress(filesScanned, filesTotal),
       onLog: (event) => progress.log(event.level, event.message, event.data),

@@ -43,10 +43,13 @@ export interface ScanOptions {
   /** Folder names never entered; defaults to DEFAULT_IGNORED_DIRS. */
   ignoredDirs?: readonly string[]
   /**
-   * Worker threads analyzing files. 0 analyzes in the calling thread. Default: scanDirectory
-   * uses up to 4 (one per core) when there are at least 100 files; scanSources uses none.
+   * Worker threads analyzing files. 0 analyzes in the calling thread. Default: up to 4 (one per
+   * core) when there are at least 100 files (scanSources: when `expectedFiles` says so), else none:
+   * starting workers takes about a second, more than a small repository takes to analyze.
    */
   threads?: number
+  /** scanSources: how many sources the iterable will yield, when known beforehand (e.g. a zip's entry count). */
+  expectedFiles?: number
   signal?: AbortSignal
   onProgress?(progress: ScanProgress): void
   onLog?(event: LogEvent): void
@@ -355,7 +358,7 @@ export async function scanSources(sources: AsyncIterable<SourceInput> | Iterable
   const session = new ScanSession(options)
   const ignored = new Set(options.ignoredDirs ?? DEFAULT_IGNORED_DIRS)
   try {
-    session.bootWorkers(null)
+    session.bootWorkers(options.expectedFiles ?? null)
     await session.prepare()
     await session.startExecutor()
     session.log('info', 'analyzing sources')

@@ -80,4 +80,17 @@ describe('scan API', () => {
     expect(threaded.stats).toEqual(single.stats)
     expect(threaded.stats.suppressed).toBe(30)
   })
+
+  it('analyzes a small stream of sources in the calling thread, and a large one in worker threads', async () => {
+    const sources = (count: number) => Array.from({ length: count }, (_, index) => ({ path: `m${index}.py`, content: Buffer.from(`import os\nos.system(arg${index})\n`) }))
+    const threadLog = (logs: LogEvent[]) => logs.find((event) => /^analyzing with \d+ worker threads$/.test(event.message))
+    const smallLogs: LogEvent[] = []
+    const small = await scanSources(sources(5), { ...options, expectedFiles: 5, onLog: (event) => smallLogs.push(event) })
+    expect(threadLog(smallLogs)).toBeUndefined()
+    expect(small.findings).toHaveLength(5)
+    const largeLogs: LogEvent[] = []
+    const large = await scanSources(sources(120), { ...options, expectedFiles: 120, onLog: (event) => largeLogs.push(event) })
+    expect(threadLog(largeLogs)).toBeDefined()
+    expect(large.findings).toHaveLength(120)
+  })
 })
