@@ -5,7 +5,33 @@
  */
 import type { Range, SgNode } from '@ast-grep/napi'
 import type { CallFact, DefinitionFact, DefinitionKind, FileFacts } from '../model.ts'
-import { lineAt, lineStarts } from '../text.ts'
+import { lineAt, lineStarts, textHead } from '../text.ts'
+
+/** A call as found in the tree, before its callee is read. */
+export interface RawCall {
+  node: SgNode
+  start: number
+  end: number
+  line: number
+}
+
+/** What every language's extractor holds while it reads one file's tree. */
+export class ExtractedFile {
+  readonly rawCalls: RawCall[] = []
+  /** libraries the file imports, and the kinds of component it declares */
+  readonly libraries = new Set<string>()
+  readonly kinds = new Set<string>()
+
+  constructor(
+    readonly facts: FileFacts,
+    readonly text: string,
+  ) {}
+
+  /** The start of a node's text (up to `max` characters), from its range. */
+  head(range: Range, max = 400): string {
+    return textHead(this.text, range, max)
+  }
+}
 
 export interface DefinitionInput {
   name: string

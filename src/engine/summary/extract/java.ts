@@ -9,7 +9,7 @@ import type { NapiConfig, SgNode } from '@ast-grep/napi'
 import { classifyJavaAnnotation } from '../guards.ts'
 import type { EntryKind, FileFacts, GuardRef } from '../model.ts'
 import { calleeMethod, calleesFromSpans, fastRule, flatText, startLine } from '../syntax.ts'
-import { addDefinition, assignAuthHints, assignCallOwners, assignMethodOwners } from './common.ts'
+import { addDefinition, assignAuthHints, assignCallOwners, assignMethodOwners, ExtractedFile } from './common.ts'
 
 const NOISE_METHOD = new RegExp(
   '^(?:equals|hashCode|toString|size|isEmpty|length|get|add|addAll|put|putAll|remove|append|contains|containsKey|stream|map|filter|collect|forEach|orElse|orElseThrow|orElseGet|isPresent|ifPresent|of|valueOf|format|trim|toLowerCase|toUpperCase|substring|startsWith|endsWith|split|replace|getMessage|printStackTrace|info|debug|warn|error|trace|builder|build|getClass|getName|intValue|longValue|booleanValue|compareTo|iterator|hasNext|next|keySet|values|entrySet|getKey|getValue|println|print|printf|asList|emptyList|singletonList|requireNonNull|sorted|toList|charAt|indexOf|isBlank|join|min|max|abs|ok|body|status|header|headers|setStatus)$',
@@ -51,14 +51,8 @@ const LISTENERS: Record<string, EntryKind> = { KafkaListener: 'consumer', Rabbit
 const ACCESS_MATCHERS = new Set(['requestMatchers', 'antMatchers', 'mvcMatchers', 'regexMatchers', 'pathMatchers', 'anyRequest', 'anyExchange'])
 const AUTH_DSL = new Set(['httpBasic', 'formLogin', 'oauth2Login', 'oauth2ResourceServer', 'saml2Login', 'x509', 'jwt', 'rememberMe'])
 
-class JavaFile {
+class JavaFile extends ExtractedFile {
   readonly annotations: AnnotationUse[] = []
-  readonly invocations: Array<{ node: SgNode; start: number; end: number; line: number }> = []
-
-  constructor(
-    readonly facts: FileFacts,
-    readonly text: string,
-  ) {}
 }
 
 const IMPORT_RULE: NapiConfig = { rule: { any: [{ kind: 'package_declaration' }, { kind: 'import_declaration' }] } }
@@ -107,7 +101,7 @@ function readNode(file: JavaFile, node: SgNode): void {
       return readCreation(facts, node)
     case 'method_invocation': {
       const range = node.range()
-      return void file.invocations.push({ node, start: range.start.index, end: range.end.index, line: range.start.line + 1 })
+      return void file.rawCalls.push({ node, start: range.start.index, end: range.end.index, line: range.start.line + 1 })
     }
   }
 }
@@ -177,8 +171,8 @@ function readCreation(facts: FileFacts, node: SgNode): void {
 /** Callees sliced from the source (`repository.findById`, `Runtime.getRuntime().exec`), the tree asked only for unusual ones. */
 function resolveInvocations(file: JavaFile): void {
   const facts = file.facts
-  const callees = calleesFromSpans(file.text, file.invocations)
-  file.invocations.forEach((invocation, index) => {
+  const callees = calleesFromSpans(file.text, file.rawCalls)
+  file.rawCalls.forEach((invocation, index) => {
     let callee = callees[index] ?? null
     if (callee === null) {
       const object = invocation.node.field('object')

@@ -3,14 +3,13 @@
  * calls found, where each local name was imported from, the routers declared, and the
  * libraries the file imports.
  */
-import type { Range, SgNode } from '@ast-grep/napi'
+import type { SgNode } from '@ast-grep/napi'
 import { libraryForNpm } from '../catalog.ts'
 import { classifyJsGuard } from '../guards.ts'
-import type { Binding, FileFacts, GuardRef } from '../model.ts'
+import type { Binding, GuardRef } from '../model.ts'
 import { callArguments, calleeRoot, flatText, literalString, startLine } from '../syntax.ts'
-import { addDefinition } from './common.ts'
+import { addDefinition, ExtractedFile } from './common.ts'
 import type { DecoratorUse } from './nest.ts'
-import { textHead } from '../text.ts'
 
 export const FUNCTION_KINDS = new Set(['arrow_function', 'function_expression', 'generator_function'])
 
@@ -21,34 +20,13 @@ export interface PendingCall {
   calleeKind: string
 }
 
-/** A call as found in the tree, before its callee is read. */
-export interface RawCall {
-  node: SgNode
-  start: number
-  end: number
-  line: number
-}
-
 /** Per-file state while the nodes of one tree are read. */
-export class JsFile {
+export class JsFile extends ExtractedFile {
   readonly origins = new Map<string, Binding & { specifier: string }>()
   readonly scopeNames = new Set<string>()
   readonly calls: PendingCall[] = []
-  readonly rawCalls: RawCall[] = []
   readonly news: SgNode[] = []
   readonly decorators: DecoratorUse[] = []
-  readonly libraries = new Set<string>()
-  readonly kinds = new Set<string>()
-
-  constructor(
-    readonly facts: FileFacts,
-    readonly text: string,
-  ) {}
-
-  /** The start of a node's text (up to `max` characters), from its range. */
-  head(range: Range, max = 400): string {
-    return textHead(this.text, range, max)
-  }
 
   /** Import specifier of the module a local name came from. */
   originOf(name: string): string | undefined {

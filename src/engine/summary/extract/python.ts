@@ -5,13 +5,12 @@
  * permission classes, auth decorators, Celery tasks, CLI parsers, `__main__` blocks,
  * environment reads and ORM models.
  */
-import type { NapiConfig, Range, SgNode } from '@ast-grep/napi'
+import type { NapiConfig, SgNode } from '@ast-grep/napi'
 import { libraryForPython } from '../catalog.ts'
 import { classifyPythonGuard, drfPermissions } from '../guards.ts'
 import type { Binding, FileFacts, GuardRef, HandlerRef } from '../model.ts'
 import { callArguments, calleeMethod, calleeRoot, calleesFromSpans, fastRule, flatText, literalString, namedChildren, startLine } from '../syntax.ts'
-import { addDefinition, assignAuthHints, assignCallOwners, innermostDefinitions } from './common.ts'
-import { textHead } from '../text.ts'
+import { addDefinition, assignAuthHints, assignCallOwners, ExtractedFile, innermostDefinitions } from './common.ts'
 
 const NOISE_CALLEE = new RegExp(
   '^(?:print|len|str|int|float|bool|list|dict|set|tuple|isinstance|issubclass|range|enumerate|zip|sorted|reversed|min|max|sum|any|all|abs|round|repr|type|super|getattr|setattr|hasattr|iter|next|map|filter|id|hash|vars|callable|format|logging\\.\\w+|logger\\.\\w+|log\\.\\w+|self\\.assert\\w*)$' +
@@ -50,25 +49,12 @@ interface DecoratorInfo {
   targetNode: SgNode | null
 }
 
-class PyFile {
+class PyFile extends ExtractedFile {
   readonly origins = new Map<string, string>()
   readonly scopeNames = new Set<string>()
   readonly calls: Array<{ node: SgNode; callee: string }> = []
-  readonly rawCalls: Array<{ node: SgNode; start: number; end: number; line: number }> = []
   readonly decorators: DecoratorInfo[] = []
   readonly classAttributes: Array<{ name: string; node: SgNode }> = []
-  readonly libraries = new Set<string>()
-  readonly kinds = new Set<string>()
-
-
-  constructor(
-    readonly facts: FileFacts,
-    readonly text: string,
-  ) {}
-
-  head(range: Range, max = 400): string {
-    return textHead(this.text, range, max)
-  }
 
   originOf(name: string): string | undefined {
     return this.origins.get(calleeRoot(name))
