@@ -8,7 +8,7 @@
  */
 import type { ClassDef, Expr, FunctionDef, Param, Stmt, Target } from './ir.ts'
 import { pathOf } from './ir.ts'
-import { argFor, conditionHolds, conditionsHold, regex, sinkArguments } from './call-context.ts'
+import { conditionHolds, conditionsHold, regex, sinkArguments } from './call-context.ts'
 import type { CallContext } from './call-context.ts'
 import type { Engine, ParamSink, SinkHit, Summary } from './engine.ts'
 import { ENGINE_LIMITS } from './engine.ts'
