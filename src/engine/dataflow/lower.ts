@@ -46,6 +46,13 @@ export function typeName(text: string): string {
     .replace(/\s+/g, '')
 }
 
+/** tree -> node kind -> range -> node; a released tree takes its index with it */
+const nodesOfTree = new WeakMap<SgNode, Map<string, Map<string, SgNode>>>()
+
+function rangeKey(range: Range): string {
+  return `${range.start.index}:${range.end.index}`
+}
+
 export class Lowerer {
   private readonly functions = new Map<number, FunctionDef>()
   private readonly classes = new Map<number, ClassDef>()
@@ -718,9 +725,22 @@ export class Lowerer {
     return fn
   }
 
-  /** The node of this kind at this range, found again in the (possibly re-parsed) tree. */
+  /**
+   * The node of this kind at this range, found again in the (possibly re-parsed) tree. All nodes
+   * of the kind are indexed in one pass per tree: searching the tree once per function made
+   * lowering quadratic in the number of functions of a file.
+   */
   private nodeAt(kind: string, range: Range): SgNode {
-    const found = this.root().find({ rule: { kind, range: { start: { line: range.start.line, column: range.start.column }, end: { line: range.end.line, column: range.end.column } } } })
+    const root = this.root()
+    let byKind = nodesOfTree.get(root)
+    if (!byKind) nodesOfTree.set(root, (byKind = new Map()))
+    let byRange = byKind.get(kind)
+    if (!byRange) {
+      byRange = new Map()
+      for (const node of root.findAll({ rule: { kind } })) byRange.set(rangeKey(node.range()), node)
+      byKind.set(kind, byRange)
+    }
+    const found = byRange.get(rangeKey(range))
     if (!found) throw new Error(`${this.path}: no ${kind} at ${range.start.line + 1}:${range.start.column + 1}`)
     return found
   }
