@@ -42,8 +42,8 @@ export function createDocumentExecutor(schema: GraphQLSchema) {
   const seen = new WeakMap<DocumentNode, Map<string, OperationRunner | 'seen'>>()
 
   function runnerFor(document: DocumentNode, operationName: string | undefined): OperationRunner | undefined {
-    const operations = seen.get(document) ?? new Map<string, OperationRunner | 'seen'>()
-    seen.set(document, operations)
+    let operations = seen.get(document)
+    if (!operations) seen.set(document, (operations = new Map()))
     const key = operationName ?? ''
     const known = operations.get(key)
     if (known && known !== 'seen') return known
