@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { Finding } from '../src/engine/index.ts'
-import { Issue, IssueNote, type SeverityLevel } from '../src/modules/issues/issue.entity.ts'
+import { orgOf } from '../src/db/org-scope.ts'
+import type { SeverityLevel } from '../src/modules/issues/issue.entity.ts'
 import { Scan } from '../src/modules/scans/scan.entity.ts'
 
 const BATCH_SIZE = 500
@@ -88,6 +89,16 @@ function issueRow(scan: Scan, finding: Finding, inherited: Triage | undefined) {
   }
 }
 
+// Four columns and the notes of each of the previous scan's issues, without hydrating thousands of
+// entities; raw SQL binds the organization (docs/org-scoping.md, rule 4).
+const PREVIOUS_TRIAGE_SQL = `
+  select i.fingerprint, i.false_positive as "falsePositive", i.exploitable, i.severity,
+    (select json_agg(json_build_object('text', n.text, 'author', n.author, 'createdAt', n.created_at) order by n.created_at, n.id)
+       from issue_notes n where n.issue_id = i.id and n.org_id = i.org_id) as notes
+  from issues i where i.scan_id = ? and i.org_id = ?`
+
+type TriageRow = Omit<Triage, 'notes'> & { fingerprint: string; notes: { text: string; author: string; createdAt: string }[] | null }
+
 /** Triage of the repository's latest completed scan before this one, by fingerprint. */
 async function previousTriage(em: EntityManager, scan: Scan): Promise<Map<string, Triage>> {
   const previous = await em.findOne(
@@ -97,13 +108,10 @@ async function previousTriage(em: EntityManager, scan: Scan): Promise<Map<string
   )
   const triage = new Map<string, Triage>()
   if (!previous) return triage
-  const issues = await em.find(Issue, { scan: previous.id }, { fields: ['id', 'fingerprint', 'falsePositive', 'exploitable', 'severity'] })
-  const notes = issues.length ? await em.find(IssueNote, { issue: { $in: issues.map((issue) => issue.id) } }, { orderBy: { createdAt: 'asc', id: 'asc' } }) : []
-  for (const issue of issues) triage.set(issue.fingerprint, { falsePositive: issue.falsePositive, exploitable: issue.exploitable ?? null, severity: issue.severity, notes: [] })
-  const byIssue = new Map(issues.map((issue) => [issue.id, issue.fingerprint]))
-  for (const note of notes) {
-    const fingerprint = byIssue.get(note.issue.id)
-    if (fingerprint) triage.get(fingerprint)?.notes.push({ text: note.text, author: note.author, createdAt: note.createdAt })
+  const rows = await em.getConnection().execute<TriageRow[]>(PREVIOUS_TRIAGE_SQL, [previous.id, orgOf(em)])
+  for (const row of rows) {
+    const notes = (row.notes ?? []).map((note) => ({ text: note.text, author: note.author, createdAt: new Date(note.createdAt) }))
+    triage.set(row.fingerprint, { falsePositive: row.falsePositive, exploitable: row.exploitable, severity: row.severity, notes })
   }
   return triage
 }
