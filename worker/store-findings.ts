@@ -8,6 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql'
 import type { Finding } from '../src/engine/index.ts'
 import { orgOf } from '../src/db/org-scope.ts'
 import type { SeverityLevel } from '../src/modules/issues/issue.entity.ts'
+import { NOTES_OF_ISSUE_JSON, toNoteRecords, type IssueNoteRecord, type IssueNoteRow } from '../src/modules/issues/issue.records.ts'
 import { Scan } from '../src/modules/scans/scan.entity.ts'
 
 const BATCH_SIZE = 500
@@ -16,7 +17,7 @@ interface Triage {
   falsePositive: boolean
   exploitable: boolean | null
   severity: SeverityLevel
-  notes: { text: string; author: string; createdAt: Date }[]
+  notes: IssueNoteRecord[]
 }
 
 export async function storeFindings(em: EntityManager, scan: Scan, findings: Finding[], onBatch: (stored: number) => void): Promise<number> {
@@ -92,12 +93,10 @@ function issueRow(scan: Scan, finding: Finding, inherited: Triage | undefined) {
 // Four columns and the notes of each of the previous scan's issues, without hydrating thousands of
 // entities; raw SQL binds the organization (docs/org-scoping.md, rule 4).
 const PREVIOUS_TRIAGE_SQL = `
-  select i.fingerprint, i.false_positive as "falsePositive", i.exploitable, i.severity,
-    (select json_agg(json_build_object('text', n.text, 'author', n.author, 'createdAt', n.created_at) order by n.created_at, n.id)
-       from issue_notes n where n.issue_id = i.id and n.org_id = i.org_id) as notes
+  select i.fingerprint, i.false_positive as "falsePositive", i.exploitable, i.severity, ${NOTES_OF_ISSUE_JSON} as notes
   from issues i where i.scan_id = ? and i.org_id = ?`
 
-type TriageRow = Omit<Triage, 'notes'> & { fingerprint: string; notes: { text: string; author: string; createdAt: string }[] | null }
+type TriageRow = Omit<Triage, 'notes'> & { fingerprint: string; notes: IssueNoteRow[] | null }
 
 /** Triage of the repository's latest completed scan before this one, by fingerprint. */
 async function previousTriage(em: EntityManager, scan: Scan): Promise<Map<string, Triage>> {
@@ -110,8 +109,7 @@ async function previousTriage(em: EntityManager, scan: Scan): Promise<Map<string
   if (!previous) return triage
   const rows = await em.getConnection().execute<TriageRow[]>(PREVIOUS_TRIAGE_SQL, [previous.id, orgOf(em)])
   for (const row of rows) {
-    const notes = (row.notes ?? []).map((note) => ({ text: note.text, author: note.author, createdAt: new Date(note.createdAt) }))
-    triage.set(row.fingerprint, { falsePositive: row.falsePositive, exploitable: row.exploitable, severity: row.severity, notes })
+    triage.set(row.fingerprint, { falsePositive: row.falsePositive, exploitable: row.exploitable, severity: row.severity, notes: toNoteRecords(row.notes) })
   }
   return triage
 }

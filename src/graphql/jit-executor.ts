@@ -53,11 +53,13 @@ export function createDocumentExecutor(schema: GraphQLSchema) {
     }
     // only queries and mutations: subscriptions are served over WebSocket by graphql-ws
     if (getOperationAST(document, operationName)?.operation === 'subscription') return undefined
-    const compiled = compileQuery(schema, document, operationName)
-    if (!isCompiledQuery(compiled)) return undefined
-    const runner = runnerOf(compiled)
-    operations.set(key, runner)
-    return runner
+    try {
+      const runner = compileOperation(schema, document, operationName)
+      operations.set(key, runner)
+      return runner
+    } catch {
+      return undefined // graphql-js runs it and reports what is wrong
+    }
   }
 
   return async (document: DocumentNode, operationName: string | undefined, context: unknown, variables: Record<string, unknown> | undefined): Promise<ExecutionResult> => {

@@ -6,16 +6,9 @@ import type { Severity } from '../types.ts'
 import type { PathProfile } from './path-profile.ts'
 import type { ScanText } from './scan-text.ts'
 
-/** One secret found in a file; positions are 1-based, `columnEnd` exclusive, on `line`. */
-export interface SecretMatch {
+/** One secret found in a file, with its rule's description; positions are 1-based, `columnEnd` exclusive, on `line`. */
+export interface SecretMatch extends Omit<SecretRule, 'id'> {
   ruleId: string
-  title: string
-  description: string
-  severity: Severity
-  confidence: number
-  cwe: string[]
-  tags: string[]
-  remediation: string
   line: number
   columnStart: number
   columnEnd: number

@@ -83,6 +83,21 @@ export interface ReadOptions {
   offset?: number
 }
 
+/** The notes of issue `i`, oldest first, as a JSON array (null when it has none). */
+export const NOTES_OF_ISSUE_JSON = `(select json_agg(json_build_object('text', n.text, 'author', n.author, 'createdAt', n.created_at) order by n.created_at, n.id)
+     from issue_notes n where n.issue_id = i.id and n.org_id = i.org_id)`
+
+/** A note as NOTES_OF_ISSUE_JSON gives it: the timestamp is JSON text. */
+export interface IssueNoteRow {
+  text: string
+  author: string
+  createdAt: string
+}
+
+export function toNoteRecords(notes: IssueNoteRow[] | null): IssueNoteRecord[] {
+  return notes?.map((note) => ({ text: note.text, author: note.author, createdAt: new Date(note.createdAt) })) ?? []
+}
+
 // Aliases give the record's property names, so rows need no renaming pass.
 const RECORD_COLUMNS = `
   i.id, i.scan_id as "scanId", i.repo_id as "repoId", i.rule_id as "ruleId", i.fingerprint, i.file_path as "filePath",
@@ -92,8 +107,7 @@ const RECORD_COLUMNS = `
   i.owasp_category as "owaspCategory", i.cvss_score as "cvssScore", i.tags, i.model_used as "modelUsed",
   i.data_flow as "dataFlow", i.false_positive as "falsePositive", i.exploitable, i.created_at as "createdAt",
   i.updated_at as "updatedAt", r.repo_name as "repoName", s.status as "scanStatus", s.created_at as "scanCreatedAt",
-  (select json_agg(json_build_object('text', n.text, 'author', n.author, 'createdAt', n.created_at) order by n.created_at, n.id)
-     from issue_notes n where n.issue_id = i.id and n.org_id = i.org_id) as notes`
+  ${NOTES_OF_ISSUE_JSON} as notes`
 
 const FROM_ACTIVE_REPOSITORIES = `
   from issues i
@@ -131,7 +145,7 @@ function escapeLike(text: string): string {
 }
 
 type IssueRow = Omit<IssueRecord, 'notes' | 'createdAt' | 'updatedAt' | 'scanCreatedAt'> & {
-  notes: { text: string; author: string; createdAt: string }[] | null
+  notes: IssueNoteRow[] | null
   createdAt: string
   updatedAt: string
   scanCreatedAt: string
@@ -159,11 +173,28 @@ export async function countSelectedIssues(em: EntityManager, selection: IssueSel
   return row?.total ?? 0
 }
 
+export interface IssueGroupCount {
+  severity: SeverityLevel
+  category: string
+  falsePositive: boolean
+  count: number
+}
+
+/** How many selected issues there are per severity, category and false-positive flag. */
+export async function countSelectedIssuesByGroup(em: EntityManager, selection: IssueSelection): Promise<IssueGroupCount[]> {
+  const where = whereOf(em, selection)
+  return em.getConnection().execute<IssueGroupCount[]>(
+    `select i.severity, i.category, i.false_positive as "falsePositive", count(*)::int as count ${FROM_ACTIVE_REPOSITORIES} ${where.sql}
+     group by i.severity, i.category, i.false_positive`,
+    where.params,
+  )
+}
+
 /** Timestamps arrive as PostgreSQL text (the ORM's connection keeps them unparsed). */
 function toRecord(row: IssueRow): IssueRecord {
   return {
     ...row,
-    notes: row.notes?.map((note) => ({ text: note.text, author: note.author, createdAt: new Date(note.createdAt) })) ?? [],
+    notes: toNoteRecords(row.notes),
     createdAt: new Date(row.createdAt),
     updatedAt: new Date(row.updatedAt),
     scanCreatedAt: new Date(row.scanCreatedAt),

@@ -3,11 +3,11 @@
  * up to 100 at once, and the summary. Issues of deactivated repositories are never read.
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { existsInOtherOrg, orgOf } from '../../db/org-scope.ts'
+import { existsInOtherOrg } from '../../db/org-scope.ts'
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.ts'
 import { requireRepository } from '../repositories/repository.service.ts'
 import { Issue, IssueNote, SEVERITY_LEVELS, type SeverityLevel } from './issue.entity.ts'
-import { countSelectedIssues, readIssues, type IssueRecord, type IssueSelection } from './issue.records.ts'
+import { countSelectedIssues, countSelectedIssuesByGroup, readIssues, type IssueRecord, type IssueSelection } from './issue.records.ts'
 
 export const MAX_PER_PAGE = 100
 export const MAX_BULK_ISSUES = 100
@@ -179,18 +179,9 @@ export interface IssuesSummary extends IssueCounts {
   recentIssues: IssueRecord[]
 }
 
-// Raw SQL: binds the organization itself (docs/org-scoping.md, rule 4).
-const COUNT_ISSUES_SQL = `
-  select i.severity, i.category, i.false_positive, count(*)::int as count
-  from issues i
-  join repositories r on r.id = i.repo_id and r.org_id = i.org_id
-  where i.org_id = ? and r.is_active and (?::uuid is null or i.scan_id = ?::uuid)
-  group by i.severity, i.category, i.false_positive`
-
 /** Totals by severity (all five present) and category, and the false positives among them. */
 export async function countIssues(em: EntityManager, scope: { scanId?: string } = {}): Promise<IssueCounts> {
-  const scanId = scope.scanId ?? null
-  const groups = await em.getConnection().execute<{ severity: SeverityLevel; category: string; false_positive: boolean; count: number }[]>(COUNT_ISSUES_SQL, [orgOf(em), scanId, scanId])
+  const groups = await countSelectedIssuesByGroup(em, scope.scanId ? { scanId: scope.scanId } : {})
   const counts: IssueCounts = {
     totalIssues: 0,
     issuesBySeverity: Object.fromEntries(SEVERITY_LEVELS.map((level) => [level, 0])) as Record<SeverityLevel, number>,
@@ -201,7 +192,7 @@ export async function countIssues(em: EntityManager, scope: { scanId?: string } 
     counts.totalIssues += group.count
     counts.issuesBySeverity[group.severity] += group.count
     counts.issuesByCategory[group.category] = (counts.issuesByCategory[group.category] ?? 0) + group.count
-    if (group.false_positive) counts.falsePositiveCount += group.count
+    if (group.falsePositive) counts.falsePositiveCount += group.count
   }
   counts.issuesByCategory = Object.fromEntries(Object.entries(counts.issuesByCategory).sort(([a], [b]) => a.localeCompare(b)))
   return counts
