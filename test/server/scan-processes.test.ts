@@ -1,6 +1,7 @@
 /**
- * The pipeline across processes, as it runs in production: workers killed or stopped mid-scan,
- * and two API processes with two workers on one database, events crossing through PostgreSQL.
+ * The pipeline across processes, as it runs in production: a worker stopped mid-scan, and two
+ * API processes with two workers on one database, events crossing through PostgreSQL. (A worker
+ * killed mid-scan: worker-crash.test.ts, which needs a short heartbeat timeout.)
  */
 import { createClient } from 'graphql-ws'
 import { describe, expect, it } from 'vitest'
@@ -10,35 +11,9 @@ import { makeApiKeyPrincipal } from '../support/factories.ts'
 import { startServiceProcess } from '../support/processes.ts'
 import { isTerminal, largeProject, uploadProject, vulnerableProject, waitForScan } from '../support/scans.ts'
 
-// no worker in this process: workers are child processes; the stale-scan check runs here
-const app = useTestApp({ heartbeatTimeoutSeconds: 3 })
-
-describe('a worker killed with SIGKILL mid-scan', () => {
-  it('leaves a scan that is failed with the reason within seconds, and the repository can be scanned again', async () => {
-    const caller = await makeApiKeyPrincipal(app.db.orm)
-    const repository = await uploadProject(app, caller, largeProject(4000))
-    const worker = await startServiceProcess('worker', app.db.url, { WORKER_CONCURRENCY: '1' })
-    const created = await app.request(`/api/scans/${repository.id}`, { method: 'POST', headers: caller.headers, json: {} })
-    await waitForScan(app, caller, created.body.id, (status) => status === 'running' || isTerminal(status))
-    worker.child.kill('SIGKILL')
-    const killedAt = Date.now()
-
-    const failed = await waitForScan(app, caller, created.body.id, isTerminal, 30_000)
-    expect(failed).toMatchObject({ status: 'failed', error: expect.stringMatching(/stopped responding/) })
-    expect(Date.now() - killedAt).toBeLessThan(15_000)
-    const task = await app.request(`/api/scans/${created.body.id}/task-status`, { headers: caller.headers })
-    expect(task.body).toMatchObject({ status: 'failed', locked_at: null })
-    const logs = await app.request(`/api/scans/${created.body.id}/logs`, { headers: caller.headers })
-    expect(logs.body.at(-1)).toMatchObject({ level: 'error', message: expect.stringMatching(/stopped responding/) })
-
-    const replacement = await startServiceProcess('worker', app.db.url, { WORKER_CONCURRENCY: '1' })
-    const again = await app.request(`/api/scans/${repository.id}`, { method: 'POST', headers: caller.headers, json: { scan_type: 'secrets' } })
-    expect(again.status).toBe(201)
-    expect((await waitForScan(app, caller, again.body.id, isTerminal)).status).toBe('completed')
-    replacement.child.kill('SIGTERM')
-    expect(await replacement.exited).toBe(0)
-  })
-})
+// no worker in this process: workers are child processes. No short stale-scan timeout either:
+// a live worker on a loaded machine can be silent for seconds, and these scans must complete.
+const app = useTestApp()
 
 describe('a worker stopped gracefully mid-scan', () => {
   it('releases the scan to the queue, and another worker completes it', async () => {
