@@ -59,7 +59,7 @@ export function orgOf(em: EntityManager): string {
  * it answers a boolean only, so routes where the spec says 403 for another organization's
  * resource can say so without revealing anything else.
  */
-export async function existsInOtherOrg(em: EntityManager, entityName: string, id: string): Promise<boolean> {
-  const count = await em.count(entityName, { id, orgId: { $ne: orgOf(em) } }, { filters: false })
+export async function existsInOtherOrg(em: EntityManager, entityName: string, id: string | string[]): Promise<boolean> {
+  const count = await em.count(entityName, { id: Array.isArray(id) ? { $in: id } : id, orgId: { $ne: orgOf(em) } }, { filters: false })
   return count > 0
 }

@@ -67,10 +67,13 @@ export type FailedIssue = {
   issueId: Scalars['String']['output'];
 };
 
-/** NO: not a false positive; YES: a false positive; REVIEW: not yet triaged (not a false positive, exploitable unknown). */
+/** Which issues to list by triage state (REST `false_positive`: 0, 1, 2). */
 export type FalsePositiveFilter =
+  /** issues not marked false positive (REST 0 or false) */
   | 'no'
+  /** issues not yet triaged: not a false positive and exploitable not set (REST 2) */
   | 'review'
+  /** issues marked false positive (REST 1 or true) */
   | 'yes';
 
 /** A finding of a scan. */
@@ -533,6 +536,7 @@ export type UpdateIssueInput = {
   falsePositive?: InputMaybe<Scalars['Boolean']['input']>;
   /** appended as a note by the caller */
   notes?: InputMaybe<Scalars['String']['input']>;
+  severity?: InputMaybe<Severity>;
 };
 
 export type UpdateRulesetInput = {

@@ -246,13 +246,22 @@ describe('PATCH /api/issues/{issue_id}', () => {
     expect(second.body.exploitable).toBe(true)
   })
 
-  it('answers 400 for a malformed id, an empty change and a contradictory one', async () => {
+  it('answers 400 for a malformed id and an empty change', async () => {
     const { caller, issue } = await arrange()
     expect((await app.request('/api/issues/xyz', { method: 'PATCH', headers: caller.headers, json: { exploitable: true } })).body).toEqual({ detail: 'Invalid issue identifier format' })
     expect((await app.request(`/api/issues/${issue.id}`, { method: 'PATCH', headers: caller.headers, json: {} })).status).toBe(400)
-    const contradictory = await app.request(`/api/issues/${issue.id}`, { method: 'PATCH', headers: caller.headers, json: { false_positive: true, exploitable: true } })
-    expect(contradictory.status).toBe(400)
-    expect(contradictory.body).toEqual({ detail: 'An issue cannot be both a false positive and exploitable' })
+  })
+
+  it('marks an issue false positive and exploitable at once, and sets its severity', async () => {
+    const { caller, issue } = await arrange()
+    const response = await app.request(`/api/issues/${issue.id}`, { method: 'PATCH', headers: caller.headers, json: { false_positive: true, exploitable: true, severity: 'critical' } })
+    expect(response.status).toBe(200)
+    expect(response.body).toMatchObject({ false_positive: true, exploitable: true, severity: 'critical' })
+    const graphql = await app.graphql('mutation($id: ID!) { updateIssue(id: $id, input: { severity: LOW }) { severity falsePositive exploitable } }', { id: issue.id }, caller.headers)
+    expect(graphql.body.data.updateIssue).toEqual({ severity: 'LOW', falsePositive: true, exploitable: true })
+    const unknown = await app.request(`/api/issues/${issue.id}`, { method: 'PATCH', headers: caller.headers, json: { severity: 'urgent' } })
+    expect(unknown.status).toBe(422)
+    expect(unknown.body.detail[0]).toMatchObject({ loc: ['body', 'severity'], type: 'enum' })
   })
 
   it('answers 422 for wrong types and too long notes', async () => {
@@ -285,29 +294,43 @@ describe('PATCH /api/issues/{issue_id}', () => {
 })
 
 describe('PATCH /api/issues/bulk', () => {
-  it('updates every listed issue and reports the others without describing them', async () => {
+  it('updates every listed issue and reports unknown ones in failed_issues', async () => {
     const caller = await makeApiKeyPrincipal(app.db.orm, { userId: 'bob' })
     const scan = await makeScan(app.db.orm, await makeRepository(app.db.orm, { orgId: caller.orgId }))
     const mine = [await makeIssue(app.db.orm, scan), await makeIssue(app.db.orm, scan)]
+
+    const response = await app.request('/api/issues/bulk', {
+      method: 'PATCH',
+      headers: caller.headers,
+      json: { issue_ids: [mine[0]?.id, mine[1]?.id, UNKNOWN_ID], severity: 'low', false_positive: true, exploitable: true, notes: 'Test code only' },
+    })
+
+    expect(response.status).toBe(200)
+    expect(response.body.updated_count).toBe(2)
+    expect(response.body.failed_count).toBe(1)
+    expect(response.body.failed_issues).toEqual([{ issue_id: UNKNOWN_ID, error: 'Issue not found' }])
+    for (const issue of response.body.updated_issues) {
+      expect(issue).toMatchObject({ severity: 'low', false_positive: true, exploitable: true, notes: [{ text: 'Test code only', author: 'bob' }] })
+    }
+  })
+
+  it("refuses a list naming another organization's issue with 403, updating nothing", async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm, { userId: 'bob' })
+    const scan = await makeScan(app.db.orm, await makeRepository(app.db.orm, { orgId: caller.orgId }))
+    const mine = await makeIssue(app.db.orm, scan)
     const theirs = await makeIssue(app.db.orm, await makeScan(app.db.orm, await makeRepository(app.db.orm)), { title: 'their title' })
 
     const response = await app.request('/api/issues/bulk', {
       method: 'PATCH',
       headers: caller.headers,
-      json: { issue_ids: [mine[0]?.id, theirs.id, mine[1]?.id, UNKNOWN_ID], severity: 'low', false_positive: true, notes: 'Test code only' },
+      json: { issue_ids: [mine.id, theirs.id, UNKNOWN_ID], severity: 'low', false_positive: true, notes: 'Test code only' },
     })
 
-    expect(response.status).toBe(200)
-    expect(response.body.updated_count).toBe(2)
-    expect(response.body.failed_count).toBe(2)
-    expect(response.body.failed_issues).toEqual([
-      { issue_id: theirs.id, error: 'Issue not found' },
-      { issue_id: UNKNOWN_ID, error: 'Issue not found' },
-    ])
-    for (const issue of response.body.updated_issues) {
-      expect(issue).toMatchObject({ severity: 'low', false_positive: true, notes: [{ text: 'Test code only', author: 'bob' }] })
-    }
-    expect(response.text).not.toContain('their title')
+    expect(response.status).toBe(403)
+    expect(response.body).toEqual({ detail: 'Issues do not belong to your organization' })
+    expect(response.text).not.toContain(theirs.id)
+    const mineNow = await app.request(`/api/issues?scan_id=${scan.id}`, { headers: caller.headers })
+    expect(mineNow.body.issues[0]).toMatchObject({ severity: 'high', false_positive: false, notes: [] })
     const owner = await makeApiKeyPrincipal(app.db.orm, { orgId: theirs.orgId })
     const untouched = await app.request(`/api/issues?scan_id=${theirs.scan.id}`, { headers: owner.headers })
     expect(untouched.body.issues[0]).toMatchObject({ severity: 'high', false_positive: false, notes: [] })
