@@ -1,6 +1,8 @@
 /**
- * The `parapet` command line: API keys (create, list, revoke) and local bearer tokens.
+ * The `parapet` command line: scans of a local folder (the engine alone, no server or database),
+ * API keys (create, list, revoke) and local bearer tokens.
  *
+ *   parapet scan <dir> [options]          (parapet scan --help for the options)
  *   parapet keys create --org <org-id> --user <user-id> [--scopes read:repo,write:repo,...] [--name <label>]
  *   parapet keys list [--org <org-id>]
  *   parapet keys revoke <key-id>
@@ -20,6 +22,7 @@ import { DomainError } from '../errors.ts'
 import { createApiKey, listApiKeys, revokeApiKey } from '../modules/api-keys/api-key.service.ts'
 
 const USAGE = `Usage:
+  parapet scan <dir> [options]      scan a folder (see parapet scan --help)
   parapet keys create --org <org-id> --user <user-id> [--scopes <list>] [--name <label>]
   parapet keys list [--org <org-id>]
   parapet keys revoke <key-id>
@@ -30,6 +33,7 @@ Scopes (comma or space separated, default all): ${SCOPES.join(', ')}`
 class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<void> {
+  if (argv[0] === 'scan') return scan(argv.slice(1))
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -75,6 +79,12 @@ async function main(argv: string[]): Promise<void> {
       throw new UsageError(`unknown keys command "${action ?? ''}"`)
     }
   })
+}
+
+/** The engine's own command line; loaded only for scans, which need no configuration. */
+async function scan(argv: string[]): Promise<void> {
+  const { runCli } = await import('../engine/cli.ts')
+  process.exitCode = await runCli(argv, { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) })
 }
 
 async function printToken(config: Config, values: { org?: string | undefined; user?: string | undefined; scopes?: string | undefined; 'expires-in'?: string | undefined }): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * Command-line scanner: `npm run scan -- <dir> [options]`. Prints (or writes) a JSON report
+ * Command-line scanner: `parapet scan <dir> [options]` (or `npm run -s scan -- <dir>`). Prints (or writes) a JSON report
  * or SARIF 2.1.0. Exit codes: 0 done, 1 findings at or above --fail-on, 2 usage or input error.
  */
 import { readFile, writeFile } from 'node:fs/promises'
@@ -13,7 +13,7 @@ import type { LogEvent, ScanReport } from './scan.ts'
 import { toSarif } from './sarif.ts'
 import { ENGINE_VERSION } from './version.ts'
 
-const USAGE = `Usage: parapet-scan <dir> [options]
+const USAGE = `Usage: parapet scan <dir> [options]
 
 Options:
   --format json|sarif        output format (default json)

@@ -1,0 +1,33 @@
+/**
+ * The scanner as a user runs it from the project: `npx parapet scan <dir>` and the README's
+ * `npm run -s scan -- <dir>` print the report alone on stdout, so `> out.json` is valid JSON.
+ */
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { tempTree } from './support/helpers.ts'
+
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
+
+function run(command: string, args: string[]) {
+  return spawnSync(command, args, { cwd: projectRoot, encoding: 'utf8', timeout: 120_000, env: { ...process.env, npm_config_update_notifier: 'false' } })
+}
+
+describe('parapet scan', () => {
+  it.each([
+    ['npx parapet scan', 'npx', ['--no-install', 'parapet', 'scan']],
+    ['npm run -s scan', 'npm', ['run', '-s', 'scan', '--']],
+  ])('%s prints a JSON report and nothing else on stdout', (_name, command, args) => {
+    const dir = tempTree({ 'app.py': 'import os\nos.system("ls " + input())\n' })
+    const result = run(command, [...args, dir])
+    expect(result.status, result.stderr).toBe(0)
+    const report = JSON.parse(result.stdout)
+    expect(report.tool).toBe('parapet')
+    expect(report.findings.map((finding: { filePath: string }) => finding.filePath)).toContain('app.py')
+  })
+
+  it('shows its options with --help, and the other commands with parapet --help', () => {
+    expect(run('npx', ['--no-install', 'parapet', 'scan', '--help']).stdout).toMatch(/Usage: parapet scan <dir>/)
+    expect(run('npx', ['--no-install', 'parapet', '--help']).stdout).toMatch(/parapet scan <dir>/)
+  })
+})
