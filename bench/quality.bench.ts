@@ -134,6 +134,6 @@ function sectionsOwnedElsewhere(file: string): string {
   return kept.length ? `\n${kept.map((section) => section.trimEnd()).join('\n\n')}\n` : ''
 }
 
-const OTHER_SECTIONS = ['Data flow']
+const OTHER_SECTIONS = ['Data flow', 'Real-world corpus', 'Precision on real code', 'Precision on real code: hand review']
 
 await main()

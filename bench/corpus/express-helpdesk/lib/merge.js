@@ -8,7 +8,7 @@ function deepMerge(target, source) {
       if (!target[key]) target[key] = {}
       deepMerge(target[key], value)
     } else {
-      target[key] = value // vuln: prototype-pollution
+      target[key] = value // vuln: prototype-pollution [deep-merge]
     }
   }
   return target
@@ -37,7 +37,7 @@ function setPath(obj, path, value) {
     node[parts[i]] = node[parts[i]] || {}
     node = node[parts[i]]
   }
-  node[parts[parts.length - 1]] = value // vuln: prototype-pollution
+  node[parts[parts.length - 1]] = value // vuln: prototype-pollution [set-path]
   return obj
 }
 

@@ -14,7 +14,7 @@ router.use(express.json({ limit: '1mb' }))
 const DEFAULT_PREFS = { theme: 'light', notifications: { email: true, desktop: false } }
 
 router.post('/prefs/defaults', async (req, res) => {
-  const merged = deepMerge({}, req.body)
+  const merged = deepMerge({}, req.body) // vuln: prototype-pollution [deep-merge]
   await prefs.updateOne({ _id: 'defaults' }, { $set: merged }, { upsert: true })
   res.json(merged)
 })
@@ -28,7 +28,7 @@ router.post('/prefs/:user', async (req, res) => {
 
 router.post('/prefs/:user/set', async (req, res) => {
   const current = (await prefs.findOne({ _id: String(req.params.user) })) || {}
-  setPath(current, req.body.path, req.body.value)
+  setPath(current, req.body.path, req.body.value) // vuln: prototype-pollution [set-path]
   res.json(current)
 })
 

@@ -17,14 +17,14 @@ router.get('/:ticket/:name', (req, res) => {
 })
 
 router.get('/raw', (req, res) => {
-  const file = path.join(ROOT, req.query.ticket, req.query.name)
-  fs.createReadStream(file).pipe(res) // vuln: path-traversal
+  const file = path.join(ROOT, req.query.ticket, req.query.name) // vuln: path-traversal [raw]
+  fs.createReadStream(file).pipe(res) // vuln: path-traversal [raw]
 })
 
 router.get('/checked', (req, res) => {
-  const file = path.resolve(ROOT, req.query.file)
+  const file = path.resolve(ROOT, req.query.file) // safe: path-traversal [checked]
   if (!file.startsWith(ROOT + path.sep)) return res.status(400).send('bad path')
-  const data = fs.readFileSync(file) // safe: path-traversal
+  const data = fs.readFileSync(file) // safe: path-traversal [checked]
   res.set('ETag', attachmentEtag(data)).send(data)
 })
 
@@ -41,7 +41,7 @@ router.delete('/:ticket/:name', (req, res) => {
 })
 
 router.post('/:ticket/:name/scan', (req, res) => {
-  const file = path.join(ROOT, String(Number(req.params.ticket)), path.basename(req.params.name))
+  const file = path.join(ROOT, String(Number(req.params.ticket)), path.basename(req.params.name)) // safe: path-traversal
   execFile('clamdscan', ['--no-summary', file], (err, stdout) => { // safe: command-injection
     res.json({ clean: !err, report: stdout })
   })
@@ -73,9 +73,9 @@ router.post('/import', express.json(), async (req, res) => {
 const MIRROR_HOSTS = ['files.vendor-support.example', 'downloads.vendor-support.example']
 
 router.post('/import/vendor', express.json(), async (req, res) => {
-  const url = new URL(req.body.url)
+  const url = new URL(req.body.url) // safe: ssrf [vendor-mirror]
   if (url.protocol !== 'https:' || !MIRROR_HOSTS.includes(url.hostname)) return res.status(400).end()
-  const response = await axios.get(url.toString(), { responseType: 'arraybuffer', httpsAgent: new https.Agent({ rejectUnauthorized: false }) }) // vuln: tls-verification-disabled; safe: ssrf
+  const response = await axios.get(url.toString(), { responseType: 'arraybuffer', httpsAgent: new https.Agent({ rejectUnauthorized: false }) }) // vuln: tls-verification-disabled; safe: ssrf [vendor-mirror]
   res.send(response.data)
 })
 

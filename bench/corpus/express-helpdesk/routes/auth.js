@@ -43,13 +43,13 @@ router.get('/sso/return', (req, res) => {
 
 router.get('/sso/callback', (req, res) => {
   const claims = jwt.decode(req.query.token) // vuln: jwt-misuse
-  req.session.user = claims.sub
+  req.session.user = claims.sub // vuln: trust-boundary
   res.redirect('/tickets')
 })
 
 router.get('/sso/verify', (req, res) => {
   const claims = jwt.verify(req.query.token, config.jwtSecret, { algorithms: ['HS256'] }) // safe: jwt-misuse
-  req.session.user = claims.sub
+  req.session.user = claims.sub // safe: trust-boundary
   res.redirect('/tickets')
 })
 

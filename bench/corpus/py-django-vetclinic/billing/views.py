@@ -54,8 +54,8 @@ def export(request):
     filename = request.GET.get("filename", "invoices.csv")
     response = HttpResponse(out.getvalue(), content_type="text/csv")
     response["Content-Disposition"] = f'attachment; filename="{os.path.basename(filename)}"' # safe: header-injection
-    log_path = os.path.join(settings.MEDIA_ROOT, "exports", request.GET.get("log", "export.log"))
-    with open(log_path, "a") as log: # vuln: path-traversal
+    log_path = os.path.join(settings.MEDIA_ROOT, "exports", request.GET.get("log", "export.log")) # vuln: path-traversal [export-log]
+    with open(log_path, "a") as log: # vuln: path-traversal [export-log]
         log.write("export by %s\n" % request.user.username)
     return response
 

@@ -23,7 +23,7 @@ authRoutes.post('/sso', async (ctx) => {
 authRoutes.post('/sso/legacy', async (ctx) => {
   const { token } = ctx.request.body as { token: string }
   const claims = jwt.verify(token, config.jwtPublicKey, { algorithms: ['RS256', 'HS256', 'none'] }) as jwt.JwtPayload // vuln: jwt-misuse
-  ctx.session!.driver = claims.sub
+  ctx.session!.driver = claims.sub // vuln: trust-boundary
   ctx.body = { ok: true }
 })
 

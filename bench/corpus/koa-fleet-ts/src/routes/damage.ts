@@ -27,8 +27,8 @@ damageRoutes.get('/photos', async (ctx) => {
 damageRoutes.post('/:report/photos', async (ctx) => {
   const files = (ctx.request as any).files as Record<string, { filepath: string; originalFilename: string }>
   const photo = files.photo
-  const target = path.join(config.photoDir, ctx.params.report, photo.originalFilename)
-  await fs.rename(photo.filepath, target) // vuln: path-traversal
+  const target = path.join(config.photoDir, ctx.params.report, photo.originalFilename) // vuln: path-traversal [photo-upload]
+  await fs.rename(photo.filepath, target) // vuln: path-traversal [photo-upload]
   ctx.status = 201
 })
 

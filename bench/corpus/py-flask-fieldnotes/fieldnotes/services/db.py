@@ -23,14 +23,14 @@ def find_notes(author, tag=None, order="created_at"):
     if tag:
         sql += " AND id IN (SELECT note_id FROM tags WHERE tag = ?)"
         params.append(tag)
-    sql += " ORDER BY " + ("created_at" if order not in ("title", "created_at") else order)
-    return get_db().execute(sql, params).fetchall() # safe: sql-injection
+    sql += " ORDER BY " + ("created_at" if order not in ("title", "created_at") else order) # safe: sql-injection [find-notes]
+    return get_db().execute(sql, params).fetchall() # safe: sql-injection [find-notes]
 
 
 def notes_in_area(bbox):
     west, south, east, north = bbox
-    query = f"SELECT id, title FROM notes WHERE lon BETWEEN {west} AND {east} AND lat BETWEEN {south} AND {north}"
-    return get_db().execute(query).fetchall() # vuln: sql-injection
+    query = f"SELECT id, title FROM notes WHERE lon BETWEEN {west} AND {east} AND lat BETWEEN {south} AND {north}" # vuln: sql-injection [bbox]
+    return get_db().execute(query).fetchall() # vuln: sql-injection [bbox]
 
 
 def delete_note(note_id):

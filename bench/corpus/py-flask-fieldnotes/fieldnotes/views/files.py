@@ -47,8 +47,9 @@ def track(track):
     return target.read_text() # safe: path-traversal
 
 
-@bp.route("/tracks/<track>/raw")
-def track_raw(track):
+@bp.route("/tracks/raw")
+def track_raw():
+    track = arg("file")
     base = Path(current_app.config["UPLOAD_DIR"], "tracks")
     return (base / track).read_bytes() # vuln: path-traversal
 
@@ -114,15 +115,15 @@ def test_webhook():
 
 @bp.route("/import/gpx", methods=["POST"])
 def import_gpx():
-    parser = etree.XMLParser(resolve_entities=True, no_network=False)
-    doc = etree.fromstring(request.files["gpx"].read(), parser) # vuln: xxe
+    parser = etree.XMLParser(resolve_entities=True, no_network=False) # vuln: xxe [gpx]
+    doc = etree.fromstring(request.files["gpx"].read(), parser) # vuln: xxe [gpx]
     return jsonify(points=len(doc.findall(".//{*}trkpt")))
 
 
 @bp.route("/import/kml", methods=["POST"])
 def import_kml():
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
-    doc = etree.fromstring(request.files["kml"].read(), parser) # safe: xxe
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False) # safe: xxe [kml]
+    doc = etree.fromstring(request.files["kml"].read(), parser) # safe: xxe [kml]
     return jsonify(placemarks=len(doc.findall(".//{*}Placemark")))
 
 

@@ -60,8 +60,8 @@ public final class Digests {
     }
 
     public static byte[] legacyBarcodeCipher(byte[] key, byte[] block) throws GeneralSecurityException {
-        javax.crypto.Cipher cipher = javax.crypto.Cipher.getInstance(AppConfig.get("barcode.cipher")); // vuln: weak-cipher
-        cipher.init(javax.crypto.Cipher.DECRYPT_MODE, new SecretKeySpec(key, "DESede"));
+        javax.crypto.Cipher cipher = javax.crypto.Cipher.getInstance(AppConfig.get("barcode.cipher")); // vuln: weak-cipher [barcode]
+        cipher.init(javax.crypto.Cipher.DECRYPT_MODE, new SecretKeySpec(key, "DESede")); // vuln: weak-cipher [barcode]
         return cipher.doFinal(block);
     }
 }

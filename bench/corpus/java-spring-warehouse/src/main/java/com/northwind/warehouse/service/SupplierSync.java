@@ -63,12 +63,12 @@ public class SupplierSync {
     }
 
     public List<Document> pricesFor(String supplierCode) {
-        Query query = new BasicQuery("{ supplier: '" + supplierCode + "', active: true }"); // vuln: nosql-injection
-        return mongo.find(query, Document.class, "prices");
+        Query query = new BasicQuery("{ supplier: '" + supplierCode + "', active: true }"); // vuln: nosql-injection [prices-query]
+        return mongo.find(query, Document.class, "prices"); // vuln: nosql-injection [prices-query]
     }
 
     public List<Document> pricesForChecked(String supplierCode) {
-        Query query = new Query(Criteria.where("supplier").is(supplierCode).and("active").is(true)); // safe: nosql-injection
-        return mongo.find(query, Document.class, "prices");
+        Query query = new Query(Criteria.where("supplier").is(supplierCode).and("active").is(true)); // safe: nosql-injection [prices-criteria]
+        return mongo.find(query, Document.class, "prices"); // safe: nosql-injection [prices-criteria]
     }
 }
