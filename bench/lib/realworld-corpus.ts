@@ -179,7 +179,7 @@ function escapeRegExp(text: string): string {
  * The lines of the statement starting at `start` (0-based index into `lines`): the line itself,
  * and the following ones while brackets opened on it are open (strings and comments skipped).
  */
-export function statementLines(lines: readonly string[], start: number, syntax: CommentSyntax): number[] {
+function statementLines(lines: readonly string[], start: number, syntax: CommentSyntax): number[] {
   const covered = [start]
   if (syntax.quotes.length === 0) return covered
   let depth = 0
