@@ -175,6 +175,7 @@ export const issueRoutes = [
     tags: ['issues'],
     params: z.object({ issue_id: idParam('issue') }),
     body: z.object({
+      severity: z.enum(SEVERITY_LEVELS).nullish(),
       false_positive: z.boolean().nullish(),
       exploitable: z.boolean().nullish(),
       notes: z.string().max(MAX_NOTE_LENGTH).nullish(),
@@ -182,7 +183,7 @@ export const issueRoutes = [
     operation: `mutation UpdateIssue($id: ID!, $input: UpdateIssueInput!) {
       updateIssue(id: $id, input: $input) { ...IssueFields }
     } ${ISSUE_FIELDS}`,
-    variables: ({ params, body }) => ({ id: params.issue_id, input: { falsePositive: body.false_positive, exploitable: body.exploitable, notes: body.notes } }),
+    variables: ({ params, body }) => ({ id: params.issue_id, input: { severity: body.severity && enumName(body.severity), falsePositive: body.false_positive, exploitable: body.exploitable, notes: body.notes } }),
     status: 200,
     errors: [400, 404],
   }),

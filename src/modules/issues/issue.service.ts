@@ -110,13 +110,16 @@ export interface IssueChanges {
   notes?: string | null | undefined
 }
 
-/** Refuses an empty change and a contradictory one (the spec's "invalid status"). */
+/**
+ * Refuses an empty change and an unknown severity (the spec's "invalid status"). False positive
+ * and exploitable are independent flags: the spec allows both ("false positive and/or
+ * exploitable"), e.g. a finding whose rule misfired on code that is exploitable another way.
+ */
 function checkChanges(changes: IssueChanges): void {
   const { severity, falsePositive, exploitable, notes } = changes
   if (severity == null && falsePositive == null && exploitable == null && !notes?.trim()) {
     throw new BadRequestError('Nothing to update: give severity, false_positive, exploitable or notes')
   }
-  if (falsePositive === true && exploitable === true) throw new BadRequestError('An issue cannot be both a false positive and exploitable')
   if (severity != null && !SEVERITY_LEVELS.includes(severity)) throw new BadRequestError(`Unknown severity "${severity}"`)
   if (notes && notes.length > MAX_NOTE_LENGTH) {
     throw new ValidationError([{ loc: ['notes'], msg: `String should have at most ${MAX_NOTE_LENGTH} characters`, type: 'string_too_long' }])
@@ -131,7 +134,7 @@ function applyChanges(em: EntityManager, issue: Issue, changes: IssueChanges, au
   if (text) em.create(IssueNote, { orgId: issue.orgId, issue, text, author })
 }
 
-export async function updateIssue(em: EntityManager, id: string, changes: Omit<IssueChanges, 'severity'>, author: string): Promise<IssueRecord> {
+export async function updateIssue(em: EntityManager, id: string, changes: IssueChanges, author: string): Promise<IssueRecord> {
   checkChanges(changes)
   const issue = await issueForUpdate(em, id)
   applyChanges(em, issue, changes, author)
@@ -147,8 +150,9 @@ export interface BulkUpdateResult {
 }
 
 /**
- * Updates every listed issue the caller can see, in one transaction. Ids that are unknown or of
- * another organization are reported with the same words, so nothing is learnt about them.
+ * Updates every listed issue the caller can see, in one transaction. A list naming an issue of
+ * another organization is refused as a whole (403, nothing updated), as the single-issue route
+ * refuses it; ids that exist nowhere are reported in `failedIssues` and the rest is updated.
  */
 export async function bulkUpdateIssues(em: EntityManager, ids: string[], changes: IssueChanges, author: string): Promise<BulkUpdateResult> {
   const uniqueIds = [...new Set(ids.map((id) => id.toLowerCase()))]
@@ -158,6 +162,8 @@ export async function bulkUpdateIssues(em: EntityManager, ids: string[], changes
   checkChanges(changes)
   const updatedIds = await em.transactional(async (tx) => {
     const found = await tx.find(Issue, { id: { $in: uniqueIds }, repository: { isActive: true } })
+    const missing = uniqueIds.filter((id) => !found.some((issue) => issue.id === id))
+    if (missing.length > 0 && (await existsInOtherOrg(tx, Issue.meta.className, missing))) throw new ForbiddenError('Issues do not belong to your organization')
     for (const issue of found) applyChanges(tx, issue, changes, author)
     await tx.flush()
     return new Set(found.map((issue) => issue.id))
