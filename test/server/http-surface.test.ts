@@ -149,6 +149,15 @@ describe('bad input is a 4xx where it enters, never a 500', () => {
     expect(earliest.body.total).toBe(1)
   })
 
+  it('refuses rules text whose YAML alias has no anchor with a 422 on rules_text (found by the fuzz test)', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const rest = await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'aliases', rules_text: 'rules: *nowhere' } })
+    expect(rest.status).toBe(422)
+    expect(rest.body.detail).toEqual([{ loc: ['body', 'rules_text'], msg: expect.stringMatching(/line 1.*Unresolved alias/), type: 'value_error' }])
+    const graphql = await app.graphql('mutation($input: CreateRulesetInput!) { createRuleset(input: $input) { id } }', { input: { name: 'aliases', rulesText: '*\u0001' } }, caller.headers)
+    expect(graphql.body.errors[0].extensions.code).toBe('BAD_USER_INPUT')
+  })
+
   it('answers 400 for a path whose percent-encoding does not decode', async () => {
     const caller = await makeApiKeyPrincipal(app.db.orm)
     for (const path of ['/api/repositories/%ZZ/issues', '/api/scans/%/status', '/api/rulesets/%E0%A4%A']) {
