@@ -13,13 +13,14 @@ import fc from 'fast-check'
 import { getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType, Kind, parse, typeFromAST, type GraphQLInputType, type OperationDefinitionNode } from 'graphql'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { forkForOrg } from '../../src/db/org-scope.ts'
 import { buildSchema } from '../../src/graphql/schema.ts'
 import type { RestRoute } from '../../src/http/rest/route-table.ts'
 import { REST_ROUTES } from '../../src/http/rest/routes.ts'
-import { useTestApp, type TestResponse } from '../support/app.ts'
-import { forkForOrg } from '../../src/db/org-scope.ts'
 import { Repository } from '../../src/modules/repositories/repository.entity.ts'
+import { useTestApp, type TestResponse } from '../support/app.ts'
 import { makeApiKeyPrincipal, makeIssue, makeScan, type Principal } from '../support/factories.ts'
+import { EVAL_RULES } from '../support/rules.ts'
 import { uploadProject } from '../support/scans.ts'
 import { makeZip, sampleProject } from '../support/zips.ts'
 
@@ -49,7 +50,8 @@ beforeEach(async () => {
   const repository = await forkForOrg(app.db.orm.em, admin.orgId).findOneOrFail(Repository, { id: uploaded.id })
   const scan = await makeScan(app.db.orm, repository)
   const issue = await makeIssue(app.db.orm, scan)
-  const ruleset = await app.request('/api/rulesets', { method: 'POST', headers: admin.headers, json: { name: `fuzz-${scan.id}`, rules_text: RULES } })
+  const ruleset = await app.request('/api/rulesets', { method: 'POST', headers: admin.headers, json: { name: `fuzz-${scan.id}`, rules_text: EVAL_RULES } })
+  expect(ruleset.status).toBe(201)
   Object.assign(known, { repoId: repository.id, scanId: scan.id, issueId: issue.id, rulesetId: ruleset.body.id })
 })
 
@@ -62,7 +64,6 @@ afterAll(() => {
 
 // ---- values ----------------------------------------------------------------------------------
 
-const RULES = 'rules:\n  - id: fuzz.eval\n    language: javascript\n    message: eval\n    severity: high\n    category: code-injection\n    rule:\n      pattern: eval($X)\n'
 
 const TRICKY_TEXT = [
   '', ' ', '\u0000', 'a\u0000b', '%00', '%', '%ZZ', '%E0%A4%A', '%u0000', '\\u0000', '..', '../../etc/passwd', '/', '//', '?', '#', '&', '=',
@@ -70,7 +71,7 @@ const TRICKY_TEXT = [
   '0000-01-01', '0001-01-01', '9999-12-31T23:59:59Z', '-271821-04-20T00:00:00Z', '+275760-09-13T00:00:00Z', '2024-02-30', '2024-13-45T99:99:99Z',
   'true', 'false', 'null', 'undefined', '[]', '{}', '{"a":', 'critical', 'HIGH', 'full', 'quick', 'secrets', 'sast', 'queued', 'completed',
   "' or 1=1 --", '"; drop table issues; --', '$1', '\\', '\r\n', '\t', '\u202e', '\ufeff', '\ud800', '\udfff', '🙂', 'é', 'ＡＢＣ', 'x'.repeat(2000),
-  '00000000-0000-0000-0000-000000000000', 'FFFFFFFF-FFFF-4FFF-8FFF-FFFFFFFFFFFF', RULES, 'main', 'fuzzed',
+  '00000000-0000-0000-0000-000000000000', 'FFFFFFFF-FFFF-4FFF-8FFF-FFFFFFFFFFFF', EVAL_RULES, 'main', 'fuzzed',
 ]
 
 function text(): fc.Arbitrary<string> {
