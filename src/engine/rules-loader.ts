@@ -87,8 +87,15 @@ export function parseRulesTextLeniently(
   for (const doc of docList) {
     const start = documentStartLine(doc, lineOf)
     const syntaxErrors = doc.errors
-    const data: unknown = syntaxErrors.length === 0 ? doc.toJS() : undefined
     const ruleId = idOf(doc)
+    let data: unknown
+    try {
+      data = syntaxErrors.length === 0 ? doc.toJS() : undefined
+    } catch (error) {
+      // an alias without its anchor, or aliases past the yaml library's limit: the text's fault, said like a syntax error
+      report(ruleId, start, `YAML error: ${firstLine(error instanceof Error ? error.message : String(error))}`)
+      continue
+    }
     if (syntaxErrors.length > 0) {
       // Later errors are mostly consequences of the first one.
       const first = syntaxErrors[0] as (typeof syntaxErrors)[number]

@@ -9,7 +9,7 @@
  * worth compiling, and a client sending ever-new documents never makes the server compile.
  */
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface'
-import { execute, getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql'
+import { execute, getOperationAST, getVariableValues, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql'
 import { compileQuery, isCompiledQuery, type CompiledQuery, type CompilerOptions } from 'graphql-jit'
 
 export type OperationRunner = (context: unknown, variables: Record<string, unknown>) => Promise<ExecutionResult>
@@ -64,9 +64,22 @@ export function createDocumentExecutor(schema: GraphQLSchema) {
 
   return async (document: DocumentNode, operationName: string | undefined, context: unknown, variables: Record<string, unknown> | undefined): Promise<ExecutionResult> => {
     const runner = runnerFor(document, operationName)
-    if (runner) return runner(context, variables ?? {})
+    if (runner) {
+      const result = await runner(context, variables ?? {})
+      // no data: the variables did not coerce. graphql-jit says so with errors of its own kind,
+      // which Apollo does not know as input errors (they would be 500s); graphql-js says it as Apollo expects
+      if (result.data === undefined && result.errors) return coercionErrors(schema, document, operationName, variables) ?? result
+      return result
+    }
     return execute({ schema, document, operationName: operationName ?? null, contextValue: context, variableValues: variables ?? null })
   }
+}
+
+function coercionErrors(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown> | undefined): ExecutionResult | undefined {
+  const operation = getOperationAST(document, operationName)
+  if (!operation) return undefined
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: 50 })
+  return coerced.errors ? { errors: coerced.errors } : undefined
 }
 
 /**

@@ -20,7 +20,19 @@ export const DateTimeScalar = new GraphQLScalarType<Date, string>({
 function parseDate(value: unknown): Date {
   const date = typeof value === 'string' ? new Date(value) : new Date(Number.NaN)
   if (Number.isNaN(date.getTime())) throw new GraphQLError('DateTime must be an ISO 8601 string')
+  if (!isStorableDate(date)) throw new GraphQLError(`DateTime must be between ${EARLIEST_DATE.toISOString()} and ${LATEST_DATE.toISOString()}`)
   return date
+}
+
+/**
+ * The instants a client may give, on both edges: years 1 to 9999, ISO 8601's four-digit years.
+ * JavaScript dates reach further (years -271821 to 275760) than PostgreSQL can compare with.
+ */
+export const EARLIEST_DATE = new Date('0001-01-01T00:00:00.000Z')
+export const LATEST_DATE = new Date('9999-12-31T23:59:59.999Z')
+
+export function isStorableDate(date: Date): boolean {
+  return date >= EARLIEST_DATE && date <= LATEST_DATE
 }
 
 export const JSONScalar = new GraphQLScalarType<unknown, unknown>({

@@ -15,11 +15,12 @@ import { useServer } from 'graphql-ws/use/ws'
 import { WebSocketServer } from 'ws'
 import type { Authenticator } from '../auth/authenticate.ts'
 import type { Caller } from '../auth/caller.ts'
-import { DomainError, PayloadTooLargeError, ValidationError } from '../errors.ts'
+import { BadRequestError, DomainError, PayloadTooLargeError, ValidationError } from '../errors.ts'
 import { createContext, type GraphQLContext } from '../graphql/context.ts'
-import { createErrorFormatter } from '../graphql/format-error.ts'
+import { createErrorFormatter, graphQLErrorCode } from '../graphql/format-error.ts'
 import { jitGateway } from '../graphql/jit-executor.ts'
 import { checkQueryLimits, type QueryLimits } from '../graphql/limits.ts'
+import { operationChecksPlugin } from '../graphql/operation-checks.ts'
 import { buildSchema } from '../graphql/schema.ts'
 import type { Logger } from '../logger.ts'
 import { apiDocs } from './api-docs.ts'
@@ -110,6 +111,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     persistedQueries: false,
     csrfPrevention: true,
     plugins: [
+      operationChecksPlugin(),
       ApolloServerPluginDrainHttpServer({ httpServer }),
       ApolloServerPluginLandingPageDisabled(),
       // no cache hints are given; the plugin would otherwise wrap every field resolver of the (shared) schema
@@ -154,6 +156,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     expressMiddleware(apollo, {
       context: async ({ req }) => createContext(runtime, await authenticateGraphQLRequest(authenticate, req)),
     }),
+    (error: unknown, _req: Request, res: Response, next: NextFunction) => sendGraphQLRequestError(res, error, next),
   )
 
   app.use('/api', express.json({ limit: options.jsonLimit ?? '1mb' }))
@@ -161,7 +164,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   app.use((_req, res) => {
     res.status(404).json({ detail: 'Not Found' })
   })
-  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => sendRestError(res, bodyParserError(error), logger, req))
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => sendRestError(res, restRequestError(error), logger, req))
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject)
@@ -191,12 +194,36 @@ async function authenticateGraphQLRequest(authenticate: Authenticator, req: Requ
   }
 }
 
-/** Body parser failures become the spec's shapes: malformed JSON is a 422 json_invalid, too large a 413. */
-function bodyParserError(error: unknown): unknown {
-  const parserError = error as { type?: string; status?: number; body?: string }
-  if (parserError.type === 'entity.parse.failed') {
+/**
+ * A request that cannot be read, as a domain error: a path whose percent-encoding does not
+ * decode (the router's URIError), a body over the limit, unparseable, or in a charset or
+ * encoding the parser does not read. Undefined for any other error.
+ */
+function unreadableRequest(error: unknown): DomainError | undefined {
+  const failure = error as { type?: string; status?: number; expose?: boolean; message?: string }
+  if (error instanceof URIError) return new BadRequestError('Malformed percent-encoding in the request path')
+  if (failure.type === 'entity.too.large' || failure.status === 413) return new PayloadTooLargeError('Request body is too large')
+  if (failure.type === 'entity.parse.failed') return new BadRequestError('The request body is not valid JSON')
+  // body-parser's and the upload parser's other client errors carry a message meant for the client
+  if (failure.expose === true && typeof failure.status === 'number' && failure.status >= 400 && failure.status < 500) return new BadRequestError(String(failure.message))
+  return undefined
+}
+
+/** REST: malformed JSON is the spec's 422 json_invalid (as pydantic says it); other unreadable requests a 4xx. */
+function restRequestError(error: unknown): unknown {
+  if ((error as { type?: string }).type === 'entity.parse.failed') {
     return new ValidationError([{ loc: ['body', 0], msg: 'JSON decode error', type: 'json_invalid' }])
   }
-  if (parserError.type === 'entity.too.large') return new PayloadTooLargeError('Request body is too large')
-  return error
+  return unreadableRequest(error) ?? error
+}
+
+/** /graphql: an unreadable request answers in GraphQL's shape, as Apollo answers a body it cannot use (400). */
+function sendGraphQLRequestError(res: Response, error: unknown, next: NextFunction): void {
+  const refusal = unreadableRequest(error)
+  if (!refusal) {
+    next(error)
+    return
+  }
+  const { status } = toRestError(refusal)
+  res.status(status).json({ errors: [{ message: refusal.message, extensions: { code: graphQLErrorCode(refusal), status } }] })
 }

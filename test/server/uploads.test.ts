@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { expectNoInternals, useTestApp, type TestApp } from '../support/app.ts'
 import { makeApiKeyPrincipal, type Principal } from '../support/factories.ts'
-import { makeZip, markEncrypted, renameEntry, sampleProject } from '../support/zips.ts'
+import { makeZip, markEncrypted, renameEntries, renameEntry, rewriteCentralDirectory, sampleProject, shareOneEntry } from '../support/zips.ts'
 
 const app = useTestApp({ limits: { uploadMaxBytes: 128 * 1024, zipMaxEntries: 20, zipMaxUncompressedBytes: 256 * 1024, zipMaxCompressionRatio: 50 } })
 
@@ -84,6 +84,12 @@ describe('POST /api/upload', () => {
     ['too many entries', async () => makeZip(Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`f${i}.py`, 'x']))), 400, /more than 20 entries/],
     ['too many bytes once inflated', async () => makeZip(Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`f${i}.txt`, wordyText(50 * 1024)]))), 400, /expands to more than/],
     ['a zip bomb ratio', async () => makeZip({ 'zeros.txt': Buffer.alloc(200 * 1024) }), 400, /Compression ratio/],
+    // each entry is honest and the total stays under the limit: only the layout gives it away
+    ['entries that share one compressed stream', async () => shareOneEntry(await makeZip({ 'a.txt': wordyText(4000) }), 10), 400, /overlap/],
+    ['an entry whose data runs into the next entry', async () => rewriteCentralDirectory(await makeZip({ 'a.txt': wordyText(4000), 'b.txt': wordyText(4000) }), ([first, second]) => [{ ...first!, compressedSize: first!.compressedSize + 40 }, second!]), 400, /overlap/],
+    ['a NUL byte in a name', async () => renameEntries(await makeZip({ 'app.py': 'x' }), () => 'a\u0000p.py'), 400, /Unsafe path.*control character/],
+    ['a control character in a name', async () => renameEntries(await makeZip({ 'app.py': 'x' }), () => 'a\u001bp.py'), 400, /Unsafe path.*control character/],
+    ['an empty name', async () => renameEntries(await makeZip({ 'app.py': 'x' }), () => ''), 400, /Unsafe path.*empty name/],
     ['an upload over the size limit', async () => Buffer.from(randomText(140 * 1024)), 413, /exceeds the limit/],
   ]
 

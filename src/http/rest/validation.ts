@@ -3,10 +3,14 @@
  * that maps every failing field to the spec's 422 body in the style of pydantic v2
  * (`{"detail":[{"loc":["query","per_page"],"msg":"...","type":"less_than_equal"}]}`).
  * A malformed identifier in a path is not a 422 but a 400 (`badRequest` issue parameter).
+ * Whatever a row's schema says, text holding NUL is refused (PostgreSQL cannot store it),
+ * integers fit GraphQL's Int and dates PostgreSQL's range: every value a row lets through can
+ * run its operation, so a bad value is a 4xx here and never a failure further down.
  */
 import { z } from 'zod'
 import { BadRequestError, ValidationError, type ValidationIssue } from '../../errors.ts'
-import { isUuid } from '../../graphql/arguments.ts'
+import { findNulText, isUuid } from '../../graphql/arguments.ts'
+import { EARLIEST_DATE, isStorableDate, LATEST_DATE } from '../../graphql/scalars.ts'
 
 export type Location = 'path' | 'query' | 'body'
 
@@ -22,21 +26,34 @@ export function idParam(resource: string) {
     .meta({ format: 'uuid', description: `${resource} identifier` })
 }
 
-/** An integer query parameter within bounds. */
+// GraphQL's Int, which every integer a route passes on becomes
+const INT_MIN = -(2 ** 31)
+const INT_MAX = 2 ** 31 - 1
+
+/** An integer query parameter within bounds, and always within GraphQL's 32-bit Int. */
 export function queryInteger(bounds: { min?: number; max?: number } = {}) {
-  let schema = z.coerce.number({ error: 'Input should be a valid integer, unable to parse string as an integer' }).int()
-  if (bounds.min !== undefined) schema = schema.min(bounds.min)
-  if (bounds.max !== undefined) schema = schema.max(bounds.max)
-  return schema
+  return z.coerce
+    .number({ error: 'Input should be a valid integer, unable to parse string as an integer' })
+    .int()
+    .min(Math.max(bounds.min ?? INT_MIN, INT_MIN))
+    .max(Math.min(bounds.max ?? INT_MAX, INT_MAX))
 }
 
 /** Parses `input` at `location`, throwing BadRequestError or ValidationError with every issue. */
 export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unknown, location: Location): z.infer<Schema> {
   const result = schema.safeParse(input)
-  if (result.success) return result.data
-  const badRequest = result.error.issues.find((issue) => issue.code === 'custom' && issue.params?.['badRequest'])
+  const nulText = findNulText(input)
+  if (result.success && nulText.length === 0) return result.data
+  const schemaIssues = result.success ? [] : result.error.issues
+  const badRequest = schemaIssues.find((issue) => issue.code === 'custom' && issue.params?.['badRequest'])
   if (badRequest) throw new BadRequestError(badRequest.message)
-  throw new ValidationError(result.error.issues.map((issue) => toValidationIssue(issue, location, input)))
+  const issues = schemaIssues.map((issue) => toValidationIssue(issue, location, input))
+  const reported = new Set(issues.map((issue) => JSON.stringify(issue.loc)))
+  for (const path of nulText) {
+    const loc = [location, ...path]
+    if (!reported.has(JSON.stringify(loc))) issues.push({ loc, msg: 'Input should not contain NUL (U+0000) characters', type: 'value_error' })
+  }
+  throw new ValidationError(issues)
 }
 
 function toValidationIssue(issue: z.core.$ZodIssue, location: Location, input: unknown): ValidationIssue {
@@ -133,12 +150,16 @@ export function commaList<Item extends z.ZodType<unknown, string>>(item: Item) {
     .meta({ type: 'string', description: 'comma-separated list' })
 }
 
-/** An ISO 8601 date or date-time in a query string. */
+/** An ISO 8601 date or date-time in a query string, between the years 1 and 9999. */
 export function queryDate() {
   return z.string().transform((text, context) => {
     const date = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text) ? new Date(text) : new Date(Number.NaN)
     if (Number.isNaN(date.getTime())) {
       context.addIssue({ code: 'custom', message: 'Input should be a valid datetime or date', params: { type: 'datetime_from_date_parsing' } })
+      return z.NEVER
+    }
+    if (!isStorableDate(date)) {
+      context.addIssue({ code: 'custom', message: `Input should be between ${EARLIEST_DATE.toISOString()} and ${LATEST_DATE.toISOString()}`, params: { type: 'datetime_parsing' } })
       return z.NEVER
     }
     return date

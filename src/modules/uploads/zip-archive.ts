@@ -1,8 +1,13 @@
 /**
  * Uploaded zips: spooled to a temporary file with a size limit (memory stays flat whatever the
- * size), then inspected entry by entry before anything is stored. Refused: not a zip, corrupt
- * or truncated, encrypted entries, absolute or escaping paths, symbolic links, and zip bombs
- * (too many entries, too many bytes once inflated, too high a compression ratio).
+ * size), then inspected before anything is stored. Refused: not a zip, corrupt or truncated,
+ * encrypted entries, unsafe names (absolute, escaping with `..`, control characters such as
+ * NUL, empty), symbolic links, and zip bombs: too many entries, too high a compression ratio,
+ * entries whose bytes overlap (many entries inflating one stream), and too many bytes once
+ * inflated, counted as they come out of the inflater (declared sizes can lie).
+ *
+ * Inspection is two passes over the central directory: the first reads names, flags and where
+ * each entry's local header and data lie (no inflating), the second inflates each file once.
  */
 import { createHash, randomUUID } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
@@ -70,23 +75,18 @@ export async function spoolToFile(source: Readable, maxBytes: number): Promise<S
 
 /** Checks every entry (inflating it once) and measures the archive; throws a 4xx error on the first problem. */
 export async function inspectZip(file: string, limits: UploadLimits): Promise<ZipSummary> {
+  await checkLayout(file, limits)
   const zip = await openZip(file)
   const summary: ZipSummary = { fileCount: 0, uncompressedBytes: 0, languages: {} }
-  let entries = 0
   try {
     for await (const entry of zipEntries(zip)) {
-      entries += 1
-      if (entries > limits.zipMaxEntries) throw new BadRequestError(`The zip has more than ${limits.zipMaxEntries} entries`)
-      checkEntry(entry, limits)
       if (isDirectory(entry)) continue
-      summary.uncompressedBytes += entry.uncompressedSize
-      if (summary.uncompressedBytes > limits.zipMaxUncompressedBytes) {
-        throw new BadRequestError(`The zip expands to more than ${limits.zipMaxUncompressedBytes} bytes`)
-      }
-      const lines = await measureEntry(zip, entry)
+      const measured = await measureEntry(zip, entry, limits.zipMaxUncompressedBytes - summary.uncompressedBytes)
+      if (measured === 'over budget') throw new BadRequestError(`The zip expands to more than ${limits.zipMaxUncompressedBytes} bytes`)
+      summary.uncompressedBytes += measured.bytes
       summary.fileCount += 1
       const language = languageFromPath(entry.fileName)
-      if (language) summary.languages[language] = (summary.languages[language] ?? 0) + lines
+      if (language) summary.languages[language] = (summary.languages[language] ?? 0) + measured.lines
     }
   } finally {
     zip.close()
@@ -94,6 +94,36 @@ export async function inspectZip(file: string, limits: UploadLimits): Promise<Zi
   return summary
 }
 
+/**
+ * The first pass: every entry's name and flags, its declared sizes, and the bytes it occupies
+ * (local header and compressed data). No two entries may share bytes: with disjoint entries
+ * and a bounded ratio per entry, the whole archive cannot inflate to more than the ratio
+ * times its own size.
+ */
+async function checkLayout(file: string, limits: UploadLimits): Promise<void> {
+  const zip = await openZip(file)
+  try {
+    if (zip.entryCount > limits.zipMaxEntries) throw new BadRequestError(`The zip has more than ${limits.zipMaxEntries} entries`)
+    const starts = new Float64Array(zip.entryCount)
+    const ends = new Float64Array(zip.entryCount)
+    let count = 0
+    for await (const entry of zipEntries(zip)) {
+      checkEntry(entry, limits)
+      const { fileDataStart } = await localHeaderOf(zip, entry)
+      starts[count] = entry.relativeOffsetOfLocalHeader
+      ends[count] = fileDataStart + entry.compressedSize
+      count += 1
+    }
+    const order = Array.from({ length: count }, (_, index) => index).sort((a, b) => (starts[a] as number) - (starts[b] as number))
+    let reached = 0
+    for (const index of order) {
+      if ((starts[index] as number) < reached) throw new BadRequestError('Entries of the zip overlap (zip bomb?)')
+      reached = Math.max(reached, ends[index] as number)
+    }
+  } finally {
+    zip.close()
+  }
+}
 export interface ZipSource {
   path: string
   content: Buffer
@@ -113,13 +143,28 @@ export async function* readZipFiles(file: string): AsyncGenerator<ZipSource> {
 }
 
 function checkEntry(entry: Entry, limits: UploadLimits): void {
-  if ((entry.generalPurposeBitFlag & 0x1) !== 0) throw new BadRequestError(`Encrypted zip entries are not supported: ${entry.fileName}`)
-  if (isSymlink(entry)) throw new BadRequestError(`Symbolic links are not allowed in the zip: ${entry.fileName}`)
+  checkName(entry.fileName)
+  if ((entry.generalPurposeBitFlag & 0x1) !== 0) throw new BadRequestError(`Encrypted zip entries are not supported: ${shown(entry.fileName)}`)
+  if (isSymlink(entry)) throw new BadRequestError(`Symbolic links are not allowed in the zip: ${shown(entry.fileName)}`)
   if (isDirectory(entry)) return
   const ratio = entry.compressedSize === 0 ? (entry.uncompressedSize === 0 ? 0 : Number.POSITIVE_INFINITY) : entry.uncompressedSize / entry.compressedSize
   if (ratio > limits.zipMaxCompressionRatio) {
-    throw new BadRequestError(`Compression ratio of ${entry.fileName} exceeds ${limits.zipMaxCompressionRatio}:1 (zip bomb?)`)
+    throw new BadRequestError(`Compression ratio of ${shown(entry.fileName)} exceeds ${limits.zipMaxCompressionRatio}:1 (zip bomb?)`)
   }
+}
+
+// C0 controls (NUL among them: PostgreSQL text cannot hold it), DEL and C1 controls
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/
+
+/** A name is stored as text and becomes a path in findings: refused when it cannot be either. yauzl already refuses absolute and `..` names. */
+function checkName(name: string): void {
+  if (name === '') throw new BadRequestError('Unsafe path in the zip: an entry has an empty name')
+  if (CONTROL_CHARACTER.test(name)) throw new BadRequestError(`Unsafe path in the zip: control character in ${shown(name)}`)
+}
+
+/** An entry name in a message: quoted, control characters escaped. */
+function shown(name: string): string {
+  return JSON.stringify(name)
 }
 
 function isDirectory(entry: Entry): boolean {
@@ -158,27 +203,38 @@ async function* zipEntries(zip: ZipFile): AsyncGenerator<Entry> {
   }
 }
 
+function localHeaderOf(zip: ZipFile, entry: Entry): Promise<{ fileDataStart: number }> {
+  return new Promise((resolve, reject) => {
+    zip.readLocalFileHeader(entry, { minimal: true }, (error, header) => (error || !header ? reject(zipError(error, entry)) : resolve(header)))
+  })
+}
+
 function openEntry(zip: ZipFile, entry: Entry): Promise<Readable> {
   return new Promise((resolve, reject) => {
     zip.openReadStream(entry, (error, stream) => (error || !stream ? reject(zipError(error, entry)) : resolve(stream)))
   })
 }
 
-async function measureEntry(zip: ZipFile, entry: Entry): Promise<number> {
+/** Inflates an entry, counting lines and real bytes; stops as soon as the bytes pass `budget`. */
+async function measureEntry(zip: ZipFile, entry: Entry, budget: number): Promise<{ bytes: number; lines: number } | 'over budget'> {
   const stream = await openEntry(zip, entry)
+  let bytes = 0
   let lines = 0
-  let sawBytes = false
   let endsWithNewline = false
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
-      sawBytes ||= chunk.length > 0
+      bytes += chunk.length
+      if (bytes > budget) {
+        stream.destroy()
+        return 'over budget'
+      }
       for (let index = chunk.indexOf(10); index !== -1; index = chunk.indexOf(10, index + 1)) lines += 1
       endsWithNewline = chunk.length > 0 ? chunk[chunk.length - 1] === 10 : endsWithNewline
     }
   } catch (error) {
     throw zipError(error, entry)
   }
-  return sawBytes && !endsWithNewline ? lines + 1 : lines
+  return { bytes, lines: bytes > 0 && !endsWithNewline ? lines + 1 : lines }
 }
 
 async function readEntry(zip: ZipFile, entry: Entry): Promise<Buffer> {
@@ -198,5 +254,5 @@ function zipError(error: unknown, entry?: Entry): Error {
   const reason = error instanceof Error ? error.message : String(error)
   if (/invalid relative path|absolute path|invalid characters/i.test(reason)) return new BadRequestError(`Unsafe path in the zip: ${reason}`)
   if (/end of central directory record signature not found/i.test(reason)) return new BadRequestError('The file is not a zip archive, or it is truncated')
-  return new BadRequestError(`The zip is corrupt${entry ? ` at ${entry.fileName}` : ''}: ${reason}`)
+  return new BadRequestError(`The zip is corrupt${entry ? ` at ${shown(entry.fileName)}` : ''}: ${reason}`)
 }
