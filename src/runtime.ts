@@ -18,4 +18,5 @@ export const DEFAULT_UPLOAD_LIMITS: UploadLimits = {
   zipMaxEntries: 50_000,
   zipMaxUncompressedBytes: 1024 ** 3,
   zipMaxCompressionRatio: 200,
+  zipRatioMinBytes: 10 * 1024 ** 2,
 }

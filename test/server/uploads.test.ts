@@ -4,7 +4,7 @@ import { expectNoInternals, useTestApp, type TestApp } from '../support/app.ts'
 import { makeApiKeyPrincipal, type Principal } from '../support/factories.ts'
 import { makeZip, markEncrypted, renameEntries, renameEntry, rewriteCentralDirectory, sampleProject, shareOneEntry } from '../support/zips.ts'
 
-const app = useTestApp({ limits: { uploadMaxBytes: 128 * 1024, zipMaxEntries: 20, zipMaxUncompressedBytes: 256 * 1024, zipMaxCompressionRatio: 50 } })
+const app = useTestApp({ limits: { uploadMaxBytes: 128 * 1024, zipMaxEntries: 20, zipMaxUncompressedBytes: 256 * 1024, zipMaxCompressionRatio: 50, zipRatioMinBytes: 64 * 1024 } })
 
 function upload(target: TestApp, caller: Principal, fields: { file?: Buffer; repo_name?: string; branch_name?: string }) {
   const form = new FormData()
@@ -47,6 +47,15 @@ describe('POST /api/upload', () => {
     expect((await app.request('/api/repositories', { headers: caller.headers })).body.all_repos[0].id).toBe(response.body.id)
   })
 
+  it('accepts small files that compress extremely well, as real repositories hold them', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    // a test fixture padded with zeros: ~60 KiB inflated from a few hundred bytes (ratio > 200:1)
+    const padded = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(60 * 1024)])
+    const response = await upload(app, caller, { file: await makeZip({ ...sampleProject(), 'test/files/invalidSizeForClient.pdf': padded }), repo_name: 'real', branch_name: 'main' })
+    expect(response.status).toBe(200)
+    expect(response.body).toMatchObject({ file_count: 4, languages: { python: 4, javascript: 2 } })
+  })
+
   it('replaces the content of the same repo_name and branch_name, keeping the id', async () => {
     const caller = await makeApiKeyPrincipal(app.db.orm)
     const first = await upload(app, caller, { file: await makeZip(sampleProject()), repo_name: 'svc', branch_name: 'main' })
@@ -83,7 +92,7 @@ describe('POST /api/upload', () => {
     ['a symbolic link', async () => makeZip({ 'a.py': 'x' }, { symlinks: { 'link': '/etc/passwd' } }), 400, /Symbolic links/],
     ['too many entries', async () => makeZip(Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`f${i}.py`, 'x']))), 400, /more than 20 entries/],
     ['too many bytes once inflated', async () => makeZip(Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`f${i}.txt`, wordyText(50 * 1024)]))), 400, /expands to more than/],
-    ['a zip bomb ratio', async () => makeZip({ 'zeros.txt': Buffer.alloc(200 * 1024) }), 400, /Compression ratio/],
+    ['a large entry with a zip bomb ratio', async () => makeZip({ 'zeros.txt': Buffer.alloc(200 * 1024) }), 400, /Compression ratio/],
     // each entry is honest and the total stays under the limit: only the layout gives it away
     ['entries that share one compressed stream', async () => shareOneEntry(await makeZip({ 'a.txt': wordyText(4000) }), 10), 400, /overlap/],
     ['an entry whose data runs into the next entry', async () => rewriteCentralDirectory(await makeZip({ 'a.txt': wordyText(4000), 'b.txt': wordyText(4000) }), ([first, second]) => [{ ...first!, compressedSize: first!.compressedSize + 40 }, second!]), 400, /overlap/],
