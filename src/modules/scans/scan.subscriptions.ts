@@ -3,7 +3,6 @@
  * through the subscriber's own organization scope on every event, with a fresh EntityManager
  * and fresh loaders per event (the context is renewed), so nothing cached goes stale.
  */
-import { requireOrg } from '../../auth/caller.ts'
 import { ScanEventQueue } from '../../events/event-queue.ts'
 import type { ScanEvent } from '../../events/event-hub.ts'
 import type { GraphQLContext } from '../../graphql/context.ts'
@@ -82,7 +81,7 @@ export interface ScanEventPayload {
 
 /** Every scan event of the caller's organization, until the subscriber leaves. */
 export async function* subscribeScanEvents(context: GraphQLContext): AsyncGenerator<ScanEventPayload> {
-  const orgId = requireOrg(context.caller)
+  const orgId = context.caller.orgId
   const queue = new ScanEventQueue(listenerOf(context), (event) => event.orgId === orgId)
   try {
     while (true) {
