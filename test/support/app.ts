@@ -117,3 +117,15 @@ export function runOverWebSocket(client: Client, query: string, variables: Recor
 export function expectNoInternals(response: TestResponse): void {
   expect(response.text).not.toMatch(/\bat .+\(.+:\d+:\d+\)|node_modules|\/src\/|stacktrace/i)
 }
+
+/** How a WebSocket connection ended (the close code and reason the server sent); rejects after `timeoutMs`. */
+export function closeOf(client: Client, timeoutMs = 30_000): Promise<{ code: number; reason: string }> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the connection was still open after ${timeoutMs} ms`)), timeoutMs)
+    client.on('closed', (event) => {
+      clearTimeout(timer)
+      const { code, reason } = event as { code: number; reason: string }
+      resolve({ code, reason })
+    })
+  })
+}
