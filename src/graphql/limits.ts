@@ -37,8 +37,9 @@ export interface QueryLimits {
 
 /**
  * What a root field costs before what it returns: at least one statement. Measured on 2 cores,
- * a root field that reads one row took 2-3 ms, a page of 100 issues with every field (about
- * 6,700 by this model) 10-13 ms: 500 keeps the two in proportion within a factor of two.
+ * a root field that reads one row took 2-3 ms, a page of 100 issues with every field (6,908 by
+ * this model) 10-13 ms: 500 keeps the two in proportion within a factor of three, and lets the
+ * widest operation allowed by default (20 root fields) through the default cost limit.
  */
 const ROOT_FIELD_COST = 500
 
