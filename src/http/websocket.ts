@@ -113,6 +113,7 @@ export function serveGraphQLOverWebSocket(options: GraphQLWebSocketOptions): { d
     }
   }
 
+  // the same error mapping as HTTP: codes and statuses, internals masked
   const formatResult = (result: ExecutionResult) => (result.errors ? { ...result, errors: result.errors.map((error) => formatError(error.toJSON(), error)) } : result)
 
   const cleanup = useServer<Record<string, unknown>, ConnectionExtra>(
