@@ -43,6 +43,9 @@ const environmentSchema = z
     AUTH_JWKS_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
     AUTH_JWT_ISSUER: optionalText,
     AUTH_JWT_AUDIENCE: optionalText,
+    AUTH_JWT_MAX_LIFETIME: integer(60, 366 * 86_400).default(86_400),
+    AUTH_JWT_CLOCK_SKEW: integer(0, 3600).default(60),
+    AUTH_RECHECK_INTERVAL: integer(1, 3600).default(5),
     UPLOAD_MAX_BYTES: byteSize.default(100 * 1024 ** 2),
     ZIP_MAX_ENTRIES: integer(1, 10_000_000).default(50_000),
     ZIP_MAX_UNCOMPRESSED_BYTES: byteSize.default(1024 ** 3),
@@ -53,6 +56,9 @@ const environmentSchema = z
     SCAN_HEARTBEAT_TIMEOUT: integer(5, 86_400).default(120),
     GRAPHQL_MAX_DEPTH: integer(2, 50).default(10),
     GRAPHQL_MAX_COST: integer(10, 1_000_000).default(20_000),
+    GRAPHQL_MAX_ROOT_FIELDS: integer(1, 1000).default(20),
+    GRAPHQL_MAX_SUBSCRIPTIONS_PER_CONNECTION: integer(1, 100_000).default(50),
+    GRAPHQL_MAX_SUBSCRIPTIONS_PER_ORG: integer(1, 1_000_000).default(500),
   })
   .refine((env) => !(env.AUTH_JWT_PUBLIC_KEY && env.AUTH_JWKS_URL), {
     path: ['AUTH_JWKS_URL'],
@@ -101,6 +107,8 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
       jwksUrl: env.AUTH_JWKS_URL,
       issuer: env.AUTH_JWT_ISSUER,
       audience: env.AUTH_JWT_AUDIENCE,
+      maxLifetimeSeconds: env.AUTH_JWT_MAX_LIFETIME,
+      clockSkewSeconds: env.AUTH_JWT_CLOCK_SKEW,
     },
     limits: {
       uploadMaxBytes: env.UPLOAD_MAX_BYTES,
@@ -111,6 +119,11 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
       scanMaxFileBytes: env.SCAN_MAX_FILE_BYTES,
     },
     worker: { concurrency: env.WORKER_CONCURRENCY, heartbeatTimeoutSeconds: env.SCAN_HEARTBEAT_TIMEOUT },
-    graphql: { maxDepth: env.GRAPHQL_MAX_DEPTH, maxCost: env.GRAPHQL_MAX_COST },
+    graphql: { maxDepth: env.GRAPHQL_MAX_DEPTH, maxCost: env.GRAPHQL_MAX_COST, maxRootFields: env.GRAPHQL_MAX_ROOT_FIELDS },
+    websocket: {
+      maxSubscriptionsPerConnection: env.GRAPHQL_MAX_SUBSCRIPTIONS_PER_CONNECTION,
+      maxSubscriptionsPerOrg: env.GRAPHQL_MAX_SUBSCRIPTIONS_PER_ORG,
+      credentialRecheckMs: env.AUTH_RECHECK_INTERVAL * 1000,
+    },
   }
 }

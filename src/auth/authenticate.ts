@@ -1,10 +1,12 @@
 /**
  * Authentication, in one place: turns presented credentials (HTTP headers or WebSocket
- * connectionParams) into a Caller, or throws UnauthenticatedError. A presented credential that
- * fails is a 401 even when the other scheme could have been tried.
+ * connectionParams) into a Caller, or throws UnauthenticatedError (ForbiddenError for a valid
+ * token that names no organization). A presented credential that fails is a 401 even when the
+ * other scheme could have been tried. WebSocket connections call it again while they live
+ * (src/http/websocket.ts), so a revoked key or an expired token ends them too.
  */
 import type { MikroORM } from '@mikro-orm/postgresql'
-import { UnauthenticatedError } from '../errors.ts'
+import { DomainError, UnauthenticatedError } from '../errors.ts'
 import { findActiveApiKey } from '../modules/api-keys/api-key.service.ts'
 import { isScope, type Caller, type Scope } from './caller.ts'
 import { callerFromClaims, createJwtVerifier, type JwtSettings } from './jwt.ts'
@@ -49,7 +51,7 @@ export function createAuthenticator(orm: MikroORM, settings: JwtSettings): Authe
     try {
       return callerFromClaims(await verifyJwt(match[1]))
     } catch (error) {
-      if (error instanceof UnauthenticatedError) throw error
+      if (error instanceof DomainError) throw error
       throw new UnauthenticatedError('Invalid or expired bearer token')
     }
   }

@@ -8,11 +8,13 @@ export const SCOPES = ['read:repo', 'write:repo', 'delete:repo', 'write:scan'] a
 export type Scope = (typeof SCOPES)[number]
 
 export interface Caller {
-  /** null when the credential names no organization: every org-scoped operation is 403 */
-  orgId: string | null
+  /** never empty: a credential that names no organization is refused when authenticating */
+  orgId: string
   userId: string | null
   scopes: ReadonlySet<Scope>
   via: 'api_key' | 'jwt'
+  /** when the credential ends by itself (a bearer token's exp); an API key holds until revoked */
+  expiresAt?: Date | undefined
 }
 
 export function isScope(value: string): value is Scope {
@@ -22,12 +24,6 @@ export function isScope(value: string): value is Scope {
 /** The one scope check of the service (GraphQL directive and REST routes both call it). */
 export function requireScope(caller: Caller, scope: Scope): void {
   if (!caller.scopes.has(scope)) throw new ForbiddenError(`Insufficient scope: this operation requires "${scope}"`)
-}
-
-/** The caller's organization, or 403 when the credential carries none. */
-export function requireOrg(caller: Caller): string {
-  if (!caller.orgId) throw new ForbiddenError('No organization found for the caller')
-  return caller.orgId
 }
 
 export function requireUser(caller: Caller): string {

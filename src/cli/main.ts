@@ -6,7 +6,7 @@
  *   parapet keys create --org <org-id> --user <user-id> [--scopes read:repo,write:repo,...] [--name <label>]
  *   parapet keys list [--org <org-id>]
  *   parapet keys revoke <key-id>
- *   parapet token --org <org-id> --user <user-id> [--scopes ...] [--expires-in <seconds>]
+ *   parapet token --org <org-id> --user <user-id> [--scopes ...] [--expires-in <seconds>]   (default 3600, at most AUTH_JWT_MAX_LIFETIME)
  *
  * Keys are written to the configured database: DATABASE_URL, or the embedded one (the running
  * server's if it is up, else started for the duration of the command).
@@ -91,6 +91,8 @@ async function printToken(config: Config, values: { org?: string | undefined; us
   if (!config.auth.jwtSecret) throw new UsageError('AUTH_JWT_SECRET must be set to mint a token')
   const expiresIn = Number(values['expires-in'] ?? 3600)
   if (!Number.isInteger(expiresIn) || expiresIn <= 0) throw new UsageError('--expires-in must be a positive number of seconds')
+  // the server refuses longer-lived tokens: mint none it would refuse
+  if (expiresIn > config.auth.maxLifetimeSeconds) throw new UsageError(`--expires-in must be at most ${config.auth.maxLifetimeSeconds} seconds (AUTH_JWT_MAX_LIFETIME)`)
   const token = await mintToken({
     secret: config.auth.jwtSecret,
     orgId: required(values.org, '--org'),

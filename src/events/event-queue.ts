@@ -1,7 +1,7 @@
 /**
  * Turns pushed scan events into something an async generator can await: subscribe first, read
  * state, then wait for the next matching event (events that arrive meanwhile are kept, so none
- * is lost between a read and the wait).
+ * is lost between a read and the wait). `endsWithQueue` ties the generator's end to the queue.
  */
 import type { EventListener, ScanEvent } from './event-hub.ts'
 
@@ -42,4 +42,27 @@ export class ScanEventQueue {
     this.waiter?.(undefined)
     this.waiter = undefined
   }
+}
+
+/**
+ * `stream`, whose return() (the subscriber left: unsubscribed or disconnected) closes `queue`
+ * first. An async generator waiting for an event cannot be returned from until it reaches a
+ * yield, so without this a stream of a quiet scan or organization would live on (its listener,
+ * its place among the connection's subscriptions) until the next event. Closing the queue wakes
+ * the wait with "no more events", and the generator ends through its own finally.
+ */
+export function endsWithQueue<T>(queue: ScanEventQueue, stream: AsyncGenerator<T>): AsyncGenerator<T> {
+  const ended: AsyncGenerator<T> = {
+    next: (...args) => stream.next(...args),
+    return: (value) => {
+      queue.close()
+      return stream.return(value)
+    },
+    throw: (error) => {
+      queue.close()
+      return stream.throw(error)
+    },
+    [Symbol.asyncIterator]: () => ended,
+  }
+  return ended
 }

@@ -1,12 +1,11 @@
 /**
- * The context of resolvers, made per HTTP request and per subscription event. `em` is an
- * EntityManager fork bound to the caller's organization; reading it without an organization
- * is a 403, so no resolver can run an unscoped query. Loaders live and die with the context;
- * `renew()` starts a fresh fork and fresh loaders (each subscription event calls it, since
- * graphql-ws keeps one context for a whole subscription).
+ * The context of resolvers, made per HTTP request and per subscription. `em` is an
+ * EntityManager fork bound to the caller's organization, so no resolver can run an unscoped
+ * query. Loaders live and die with the context; `renew()` starts a fresh fork and fresh loaders
+ * (each subscription event calls it, since graphql-ws keeps one context for a whole subscription).
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { requireOrg, type Caller } from '../auth/caller.ts'
+import type { Caller } from '../auth/caller.ts'
 import { forkForOrg } from '../db/org-scope.ts'
 import type { ServiceRuntime } from '../runtime.ts'
 import { createLoaders, type Loaders } from './loaders.ts'
@@ -19,23 +18,36 @@ export interface GraphQLContext {
   renew(): void
 }
 
-export function createContext(runtime: ServiceRuntime, caller: Caller): GraphQLContext {
-  let em: EntityManager | undefined
-  let loaders: Loaders | undefined
-  return {
-    caller,
-    runtime,
-    get em() {
-      em ??= forkForOrg(runtime.orm.em, requireOrg(caller))
-      return em
-    },
-    get loaders() {
-      loaders ??= createLoaders(this.em)
-      return loaders
-    },
-    renew() {
-      em = undefined
-      loaders = undefined
-    },
+/**
+ * The fork and the loaders are made on first use, by getters on the prototype: Apollo Server
+ * copies the context of every operation with Object.assign, which would run getters of the
+ * object itself (and make both for operations that never read the database).
+ */
+class RequestContext implements GraphQLContext {
+  private fork: EntityManager | undefined
+  private batch: Loaders | undefined
+
+  constructor(
+    readonly caller: Caller,
+    readonly runtime: ServiceRuntime,
+  ) {}
+
+  get em(): EntityManager {
+    this.fork ??= forkForOrg(this.runtime.orm.em, this.caller.orgId)
+    return this.fork
   }
+
+  get loaders(): Loaders {
+    this.batch ??= createLoaders(this.em)
+    return this.batch
+  }
+
+  renew(): void {
+    this.fork = undefined
+    this.batch = undefined
+  }
+}
+
+export function createContext(runtime: ServiceRuntime, caller: Caller): GraphQLContext {
+  return new RequestContext(caller, runtime)
 }

@@ -19,8 +19,8 @@ const CODES: Record<DomainError['kind'], string> = {
   validation: 'BAD_USER_INPUT',
 }
 
-/** Codes the GraphQL machinery itself produces (parse, validation, variable coercion...). */
-const PASS_THROUGH = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'PERSISTED_QUERY_NOT_FOUND', 'PERSISTED_QUERY_NOT_SUPPORTED', 'OPERATION_RESOLUTION_FAILURE', 'BAD_REQUEST', 'UNAUTHENTICATED', 'QUERY_TOO_COMPLEX'])
+/** Codes the GraphQL machinery itself produces (parse, validation, variable coercion, limits...). */
+const PASS_THROUGH = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'PERSISTED_QUERY_NOT_FOUND', 'PERSISTED_QUERY_NOT_SUPPORTED', 'OPERATION_RESOLUTION_FAILURE', 'BAD_REQUEST', 'UNAUTHENTICATED', 'QUERY_TOO_COMPLEX', 'TOO_MANY_SUBSCRIPTIONS'])
 
 export function graphQLErrorCode(error: DomainError): string {
   return CODES[error.kind]

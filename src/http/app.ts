@@ -9,10 +9,8 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled'
 import { expressMiddleware } from '@as-integrations/express5'
 import express, { type NextFunction, type Request, type Response } from 'express'
-import { GraphQLError, parse, validate } from 'graphql'
+import { GraphQLError } from 'graphql'
 import { graphqlUploadExpress } from 'graphql-upload-minimal'
-import { useServer } from 'graphql-ws/use/ws'
-import { WebSocketServer } from 'ws'
 import type { Authenticator } from '../auth/authenticate.ts'
 import type { Caller } from '../auth/caller.ts'
 import { BadRequestError, DomainError, PayloadTooLargeError, ValidationError } from '../errors.ts'
@@ -24,11 +22,12 @@ import { operationChecksPlugin } from '../graphql/operation-checks.ts'
 import { buildSchema } from '../graphql/schema.ts'
 import type { Logger } from '../logger.ts'
 import { apiDocs } from './api-docs.ts'
-import { credentialsFromConnectionParams, credentialsFromHeaders } from './credentials.ts'
+import { credentialsFromHeaders } from './credentials.ts'
 import { GRAPHIQL_PAGE, graphiqlAssets, wantsGraphiql } from './graphiql.ts'
 import { createRestRouter, sendRestError } from './rest/adapter.ts'
-import { toRestError, WWW_AUTHENTICATE } from './rest/error-response.ts'
+import { toRestError } from './rest/error-response.ts'
 import { REST_ROUTES } from './rest/routes.ts'
+import { DEFAULT_WEBSOCKET_SETTINGS, serveGraphQLOverWebSocket, type WebSocketSettings } from './websocket.ts'
 import type { ServiceRuntime } from '../runtime.ts'
 
 export interface ApiServerOptions {
@@ -39,19 +38,19 @@ export interface ApiServerOptions {
   port: number
   /** JSON body limit of the REST and GraphQL routes */
   jsonLimit?: string
-  /** depth and cost limits of client-written GraphQL operations */
+  /** depth, width and cost limits of client-written GraphQL operations */
   queryLimits?: QueryLimits
+  /** subscription limits and credential re-checks of WebSocket connections */
+  websocket?: WebSocketSettings
 }
 
-const DEFAULT_QUERY_LIMITS: QueryLimits = { maxDepth: 10, maxCost: 20_000 }
+const DEFAULT_QUERY_LIMITS: QueryLimits = { maxDepth: 10, maxCost: 20_000, maxRootFields: 20 }
 
 export interface ApiServer {
   url: string
   port: number
   close(): Promise<void>
 }
-
-type SocketExtra = Record<PropertyKey, unknown> & { caller?: Caller }
 
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const { runtime, authenticate, logger } = options
@@ -64,45 +63,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   app.set('query parser', 'simple')
   const httpServer = http.createServer(app)
 
-  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' })
-  const wsCleanup = useServer<Record<string, unknown>, SocketExtra>(
-    {
-      schema,
-      onConnect: async (ctx) => {
-        try {
-          ctx.extra.caller = await authenticate(credentialsFromConnectionParams(ctx.connectionParams))
-          return true
-        } catch (error) {
-          if (!(error instanceof DomainError)) logger.error('websocket authentication failed', { error })
-          return false
-        }
-      },
-      context: (ctx) => createContext(runtime, ctx.extra.caller as Caller),
-      onSubscribe: async (ctx, _id, payload) => {
-        // credentials are checked again for every subscription (a key may have been revoked since connecting)
-        try {
-          ctx.extra.caller = await authenticate(credentialsFromConnectionParams(ctx.connectionParams))
-        } catch (error) {
-          const message = error instanceof DomainError ? error.message : 'Not authenticated'
-          return [new GraphQLError(message, { extensions: { code: 'UNAUTHENTICATED', status: 401 } })]
-        }
-        let document
-        try {
-          document = parse(payload.query)
-        } catch (error) {
-          return [error instanceof GraphQLError ? error : new GraphQLError('Invalid query')]
-        }
-        const errors = [...validate(schema, document), ...checkQueryLimits(schema, document, payload.operationName, payload.variables, queryLimits)]
-        if (errors.length > 0) return errors
-        return { schema, document, operationName: payload.operationName, variableValues: payload.variables }
-      },
-      // the same error mapping as HTTP: codes and statuses, internals masked
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: result.errors.map((error) => formatError(error.toJSON(), error)) } : result,
-      onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatError(error.toJSON(), error)),
-    },
-    wsServer,
-  )
+  const websocket = serveGraphQLOverWebSocket({ httpServer, schema, runtime, authenticate, logger, formatError, queryLimits, settings: options.websocket ?? DEFAULT_WEBSOCKET_SETTINGS })
 
   const apollo = new ApolloServer<GraphQLContext>({
     gateway: jitGateway(schema),
@@ -116,7 +77,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       ApolloServerPluginLandingPageDisabled(),
       // no cache hints are given; the plugin would otherwise wrap every field resolver of the (shared) schema
       ApolloServerPluginCacheControlDisabled(),
-      { async serverWillStart() { return { async drainServer() { await wsCleanup.dispose() } } } },
+      { async serverWillStart() { return { async drainServer() { await websocket.dispose() } } } },
       {
         async requestDidStart() {
           return {
@@ -177,20 +138,22 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     port,
     close: async () => {
       await apollo.stop()
-      wsServer.close()
+      await websocket.dispose()
     },
   }
 }
 
+/**
+ * A refused credential is the whole response: the status REST would give (401 with its
+ * challenge, 403 for a token without an organization) and, through the error formatter, the code.
+ */
 async function authenticateGraphQLRequest(authenticate: Authenticator, req: Request): Promise<Caller> {
   try {
     return await authenticate(credentialsFromHeaders(req.headers))
   } catch (error) {
-    const response = toRestError(error)
-    if (response.status !== 401) throw error
-    throw new GraphQLError(String(response.body.detail), {
-      extensions: { code: 'UNAUTHENTICATED', status: 401, http: { status: 401, headers: new Map([['www-authenticate', WWW_AUTHENTICATE]]) } },
-    })
+    if (!(error instanceof DomainError)) throw error
+    const { status, headers } = toRestError(error)
+    throw new GraphQLError(error.message, { originalError: error, extensions: { http: { status, headers: new Map(Object.entries(headers ?? {})) } } })
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * Authentication and scopes: API keys, HS256 tokens, RS256/ES256 with a public key or a JWKS
- * URL, and every 401/403 case; the same caller identity over WebSocket connectionParams.
+ * URL, and every 401/403 case; the same caller identity over WebSocket connectionParams, and
+ * WebSocket connections that end when their credentials do.
  */
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -8,19 +9,22 @@ import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type CryptoKey } from 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAuthenticator, type Authenticator } from '../../src/auth/authenticate.ts'
 import { UnauthenticatedError } from '../../src/errors.ts'
+import { publishScanEvent } from '../../src/events/event-hub.ts'
 import { revokeApiKey } from '../../src/modules/api-keys/api-key.service.ts'
 import { ApiKey } from '../../src/modules/api-keys/api-key.entity.ts'
-import { runOverWebSocket, TEST_JWT_SECRET, useTestApp } from '../support/app.ts'
+import { closeOf, expectNoInternals, runOverWebSocket, TEST_JWT_SECRET, useTestApp } from '../support/app.ts'
 import { useTestDatabase } from '../support/database.ts'
-import { makeApiKeyPrincipal, makeTokenPrincipal } from '../support/factories.ts'
+import { makeApiKeyPrincipal, makeRepository, makeScan, makeTokenPrincipal } from '../support/factories.ts'
 
-const app = useTestApp()
+// no periodic re-check of WebSocket credentials here: what closes a connection is an event or the token's exp
+const app = useTestApp({ websocket: { credentialRecheckMs: 3_600_000 } })
 
 function sign(claims: Record<string, unknown>, header: Record<string, unknown> = { alg: 'HS256' }) {
   return new SignJWT(claims).setProtectedHeader(header as { alg: string })
 }
 const now = () => Math.floor(Date.now() / 1000)
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` })
+const secretKey = new TextEncoder().encode(TEST_JWT_SECRET)
 
 describe('API keys', () => {
   it('authenticate with X-API-Key', async () => {
@@ -77,12 +81,38 @@ describe('HS256 bearer tokens', () => {
     const caller = await makeTokenPrincipal({ expiresIn: -60 })
     const response = await app.request('/api/repositories', { headers: caller.headers })
     expect(response.status).toBe(401)
-    expect(response.body).toEqual({ detail: 'Invalid or expired bearer token' })
+    expect(response.body).toEqual({ detail: 'Bearer token has expired' })
   })
 
   it('refuse a token not valid yet (nbf)', async () => {
-    const token = await sign({ sub: 'u', org_id: 'o', scope: 'read:repo' }).setNotBefore(now() + 600).sign(new TextEncoder().encode(TEST_JWT_SECRET))
-    expect((await app.request('/api/repositories', { headers: bearer(token) })).status).toBe(401)
+    const token = await sign({ sub: 'u', org_id: 'o', scope: 'read:repo' }).setNotBefore(now() + 600).setExpirationTime(now() + 900).sign(secretKey)
+    const response = await app.request('/api/repositories', { headers: bearer(token) })
+    expect(response.status).toBe(401)
+    expect(response.body).toEqual({ detail: 'Bearer token is not valid yet (nbf claim)' })
+  })
+
+  const claims = { sub: 'u', org_id: 'o', scope: 'read:repo' }
+  const TOO_LONG = 'Bearer token lives too long: its lifetime exceeds the maximum of 86400 seconds'
+  it.each([
+    ['without exp', () => ({ ...claims, iat: now() }), 'Bearer token has no expiry (exp claim)'],
+    ['with exp 1e300', () => ({ ...claims, iat: now(), exp: 1e300 }), TOO_LONG],
+    ['living longer than 24 h (exp - iat)', () => ({ ...claims, iat: now() - 3600, exp: now() + 23 * 3600 + 60 }), TOO_LONG],
+    ['living longer than 24 h (exp - now, no iat)', () => ({ ...claims, exp: now() + 24 * 3600 + 60 }), TOO_LONG],
+    ['issued in the future beyond the clock skew', () => ({ ...claims, iat: now() + 600, exp: now() + 900 }), 'Bearer token is issued in the future (iat claim)'],
+  ])('refuse a token %s, saying why', async (_label, makeClaims, detail) => {
+    const token = await sign(makeClaims()).sign(secretKey)
+    const response = await app.request('/api/repositories', { headers: bearer(token) })
+    expect(response.status).toBe(401)
+    expect(response.body).toEqual({ detail })
+    expect(response.headers.get('www-authenticate')).toMatch(/Bearer realm="parapet"/)
+  })
+
+  it('accept iat and nbf within the clock skew, and a lifetime of exactly the maximum', async () => {
+    const ahead = now() + 30
+    const token = await sign({ ...claims, iat: ahead, nbf: ahead, exp: ahead + 24 * 3600 }).sign(secretKey)
+    expect((await app.request('/api/repositories', { headers: bearer(token) })).status).toBe(200)
+    const future = await sign({ ...claims, iat: now() + 120, exp: now() + 600 }).sign(secretKey)
+    expect((await app.request('/api/repositories', { headers: bearer(future) })).status).toBe(401)
   })
 
   it('refuse a token signed with another secret', async () => {
@@ -100,6 +130,24 @@ describe('HS256 bearer tokens', () => {
   it('refuse garbage and a non-Bearer scheme', async () => {
     expect((await app.request('/api/repositories', { headers: bearer('not.a.jwt') })).status).toBe(401)
     expect((await app.request('/api/repositories', { headers: { Authorization: 'Basic dTpw' } })).status).toBe(401)
+  })
+
+  it.each([
+    ['no org_id', {}, 403, 'No organization found for the caller'],
+    ['an empty org_id', { org_id: '' }, 403, 'No organization found for the caller'],
+    ['a numeric org_id', { org_id: 42 }, 401, 'Bearer token has an invalid org_id claim (expected a string)'],
+    ['an object org_id', { org_id: { id: 'acme' } }, 401, 'Bearer token has an invalid org_id claim (expected a string)'],
+  ])('with %s are refused on REST, /graphql and WebSocket alike', async (_label, orgClaim, status, detail) => {
+    const token = await sign({ sub: 'u', scope: 'read:repo write:scan', ...orgClaim }).setIssuedAt().setExpirationTime(now() + 600).sign(secretKey)
+    const rest = await app.request('/api/repositories', { headers: bearer(token) })
+    expect(rest.status).toBe(status)
+    expect(rest.body).toEqual({ detail })
+    const graphql = await app.graphql('{ repositories { id } }', {}, bearer(token))
+    expect(graphql.status).toBe(status)
+    expect(graphql.body).toEqual({ errors: [{ message: detail, extensions: { code: status === 401 ? 'UNAUTHENTICATED' : 'FORBIDDEN', status } }] })
+    expectNoInternals(graphql)
+    const closed = await runOverWebSocket(app.websocket({ authorization: `Bearer ${token}` }), '{ repositories { id } }').catch((error: unknown) => error)
+    expect(closed).toMatchObject({ code: status === 401 ? 4401 : 4403, reason: detail })
   })
 
   it('is 403 for a token without the needed scope', async () => {
@@ -132,7 +180,7 @@ describe('asymmetric tokens and issuer/audience checks', () => {
     const authenticate = createAuthenticator(db.orm, { jwtPublicKey: await exportSPKI(rsa.publicKey) })
     const token = await sign(claims, { alg: 'RS256' }).setExpirationTime(now() + 60).sign(rsa.privateKey)
     const caller = await authenticate({ authorization: `Bearer ${token}` })
-    expect(caller).toEqual({ orgId: 'acme', userId: 'alice', scopes: new Set(['read:repo', 'write:scan']), via: 'jwt' })
+    expect(caller).toEqual({ orgId: 'acme', userId: 'alice', scopes: new Set(['read:repo', 'write:scan']), via: 'jwt', expiresAt: expect.any(Date) })
   })
 
   it('refuses algorithm confusion: an HS256 token signed with the public key', async () => {
@@ -190,9 +238,52 @@ describe('WebSocket connectionParams', () => {
     expect(result.errors?.[0].extensions.code).toBe('FORBIDDEN')
   })
 
-  it('close the connection on invalid credentials', async () => {
+  it('close the connection on invalid credentials, with 4401 and the reason', async () => {
     const client = app.websocket({ apiKey: 'pk_wrong' })
     const failure = await runOverWebSocket(client, '{ repositories { id } }').catch((error: unknown) => error)
-    expect(failure).toMatchObject({ code: 4403 })
+    expect(failure).toMatchObject({ code: 4401, reason: 'Invalid API key' })
+  })
+})
+
+describe('a WebSocket connection whose credentials end', () => {
+  const STATUS = 'subscription($id: ID!) { scanStatus(scanId: $id) { status progress } }'
+
+  /** A live scanStatus subscription; resolves `first` with the current status. */
+  function watchScan(client: ReturnType<typeof app.websocket>, scanId: string) {
+    const values: unknown[] = []
+    let received: () => void = () => undefined
+    const first = new Promise<void>((resolve) => (received = resolve))
+    client.subscribe({ query: STATUS, variables: { id: scanId } }, {
+      next: (value) => {
+        values.push(value)
+        received()
+      },
+      error: () => undefined,
+      complete: () => undefined,
+    })
+    return { values, first }
+  }
+
+  it('is closed with 4401 instead of delivering the next event once its API key is revoked', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const scan = await makeScan(app.db.orm, await makeRepository(app.db.orm, { orgId: caller.orgId }), { status: 'running' })
+    const client = app.websocket({ apiKey: caller.headers['X-API-Key'] })
+    const closed = closeOf(client)
+    const updates = watchScan(client, scan.id)
+    await updates.first
+    const record = await app.db.orm.em.fork().findOneOrFail(ApiKey, { orgId: caller.orgId })
+    await revokeApiKey(app.db.orm.em.fork(), record.id)
+    await publishScanEvent(app.db.orm.em.fork(), { kind: 'scan', scanId: scan.id, orgId: caller.orgId })
+    expect(await closed).toEqual({ code: 4401, reason: 'Invalid API key' })
+    expect(updates.values).toHaveLength(1)
+  })
+
+  it('is closed with 4401 when its bearer token expires', async () => {
+    const caller = await makeTokenPrincipal({ expiresIn: 8 })
+    const scan = await makeScan(app.db.orm, await makeRepository(app.db.orm, { orgId: caller.orgId }), { status: 'running' })
+    const client = app.websocket({ authorization: caller.headers.Authorization })
+    const closed = closeOf(client)
+    await watchScan(client, scan.id).first
+    expect(await closed).toEqual({ code: 4401, reason: 'Bearer token has expired' })
   })
 })

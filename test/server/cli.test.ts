@@ -56,6 +56,14 @@ describe('parapet token', () => {
     expect(response.status).toBe(200)
   })
 
+  it('mints no token the server would refuse: --expires-in at most AUTH_JWT_MAX_LIFETIME', async () => {
+    const tooLong = await parapet(['token', '--org', 'o', '--user', 'u', '--expires-in', '90000'], { AUTH_JWT_SECRET: TEST_JWT_SECRET })
+    expect(tooLong.code).toBe(2)
+    expect(tooLong.stderr).toContain('--expires-in must be at most 86400 seconds (AUTH_JWT_MAX_LIFETIME)')
+    const raised = await parapet(['token', '--org', 'o', '--user', 'u', '--expires-in', '90000'], { AUTH_JWT_SECRET: TEST_JWT_SECRET, AUTH_JWT_MAX_LIFETIME: '100000' })
+    expect(raised.code).toBe(0)
+  })
+
   it('needs AUTH_JWT_SECRET', async () => {
     const result = await parapet(['token', '--org', 'o', '--user', 'u'], { AUTH_JWT_SECRET: '' })
     expect(result.code).toBe(2)

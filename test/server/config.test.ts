@@ -31,6 +31,8 @@ describe('loadConfig', () => {
     [{ AUTH_JWT_SECRET: 'short' }, 'AUTH_JWT_SECRET: must be at least 32 characters'],
     [{ AUTH_JWT_PUBLIC_KEY: 'not a pem' }, 'AUTH_JWT_PUBLIC_KEY'],
     [{ AUTH_JWKS_URL: 'ftp://keys' }, 'AUTH_JWKS_URL'],
+    [{ AUTH_JWT_MAX_LIFETIME: 'forever' }, 'AUTH_JWT_MAX_LIFETIME'],
+    [{ GRAPHQL_MAX_ROOT_FIELDS: '0' }, 'GRAPHQL_MAX_ROOT_FIELDS'],
     [{ UPLOAD_MAX_BYTES: 'lots' }, 'UPLOAD_MAX_BYTES'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
   ])('refuses %o naming the variable', (env, expected) => {

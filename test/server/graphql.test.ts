@@ -1,16 +1,26 @@
 /**
- * The GraphQL surface's hardening (depth and cost limits on HTTP and WebSocket, no automatic
- * persisted queries) and its parity with REST: the same records, field for field.
+ * The GraphQL surface's hardening (depth, width and cost limits on HTTP and WebSocket, no
+ * automatic persisted queries) and its parity with REST: the same records, field for field.
  */
 import { describe, expect, it } from 'vitest'
 import { runOverWebSocket, useTestApp } from '../support/app.ts'
 import { makeApiKeyPrincipal, makeIssue, makeRepository, makeScan, makeSummary } from '../support/factories.ts'
 import { EVAL_RULES } from '../support/rules.ts'
 
-const app = useTestApp({ queryLimits: { maxDepth: 4, maxCost: 600 } })
+const app = useTestApp({ queryLimits: { maxDepth: 4, maxCost: 5000, maxRootFields: 20 } })
+/** a server with the default limits (GRAPHQL_MAX_DEPTH, GRAPHQL_MAX_COST, GRAPHQL_MAX_ROOT_FIELDS) */
+const defaults = useTestApp()
 
 const SHALLOW = `{ issues(perPage: 5) { total issues { id repository { id } } } }`
 const TOO_DEEP = `{ issues { issues { scan { repository { id } } } } }`
+const ISSUE_FIELDS = `id scanId repoId ruleId fingerprint filePath lineNumber category severity confidence title description columnStart columnEnd
+  explanation codeSnippet contextBefore contextAfter remediation remediationCode cweIds owaspCategory cvssScore tags modelUsed dataFlow
+  falsePositive exploitable notes { text author createdAt } createdAt updatedAt repoName scanStatus scanCreatedAt`
+
+/** One operation selecting `field` `count` times under aliases a0, a1... */
+function aliases(count: number, field: string, header = ''): string {
+  return `${header} { ${Array.from({ length: count }, (_, index) => `a${index}: ${field}`).join(' ')} }`
+}
 const TOO_EXPENSIVE = `query($n: Int!) { issues(perPage: $n) { issues { id title notes { text author } scan { id status } repository { id repoName } } } }`
 
 describe('query limits', () => {
@@ -36,9 +46,55 @@ describe('query limits', () => {
     const caller = await makeApiKeyPrincipal(app.db.orm)
     const small = await app.graphql(TOO_EXPENSIVE, { n: 5 }, caller.headers)
     expect(small.body.errors).toBeUndefined()
-    const large = await app.graphql(TOO_EXPENSIVE, { n: 100 }, caller.headers)
+    const large = await app.graphql(TOO_EXPENSIVE, { n: 200 }, caller.headers)
     expect(large.status).toBe(400)
-    expect(large.body.errors[0].message).toMatch(/^Query is too expensive: estimated cost \d+ exceeds the limit of 600$/)
+    expect(large.body.errors[0].message).toMatch(/^Query is too expensive: estimated cost \d+ exceeds the limit of 5000$/)
+  })
+
+  it('charge each root field for the database read it runs, aliases included', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const scan = await makeScan(app.db.orm, await makeRepository(app.db.orm, { orgId: caller.orgId }))
+    const few = await app.graphql(aliases(5, 'scan(id: $id) { id }', 'query($id: ID!)'), { id: scan.id }, caller.headers)
+    expect(few.body).toEqual({ data: Object.fromEntries(Array.from({ length: 5 }, (_, index) => [`a${index}`, { id: scan.id }])) })
+    const many = await app.graphql(aliases(10, 'scan(id: $id) { id }', 'query($id: ID!)'), { id: scan.id }, caller.headers)
+    expect(many.status).toBe(400)
+    expect(many.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^Query is too expensive: estimated cost \d+ exceeds the limit of 5000$/), extensions: { code: 'QUERY_TOO_COMPLEX' } })
+  })
+
+  it('charge a page its page size even when none of its rows is selected', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    expect((await app.graphql(aliases(5, 'issues(perPage: 20) { total }'), {}, caller.headers)).body.errors).toBeUndefined()
+    const large = await app.graphql(aliases(5, 'issues(perPage: 500) { total }'), {}, caller.headers)
+    expect(large.status).toBe(400)
+    expect(large.body.errors[0].message).toMatch(/^Query is too expensive/)
+  })
+
+  it('under the default limits, refuse a thousand aliased root fields over HTTP (400) and WebSocket, and let dashboard queries through', async () => {
+    const caller = await makeApiKeyPrincipal(defaults.db.orm)
+    const wide = aliases(1000, 'repositories { id }')
+    const http = await defaults.graphql(wide, {}, caller.headers)
+    expect(http.status).toBe(400)
+    expect(http.body).toEqual({ errors: [{ message: 'Query has too many root fields: 1000 exceed the limit of 20', extensions: { code: 'QUERY_TOO_COMPLEX', status: 400 } }] })
+    const socket = defaults.websocket({ apiKey: caller.headers['X-API-Key'] })
+    const refused = await runOverWebSocket(socket, wide).catch((errors: unknown) => errors)
+    expect(JSON.stringify(refused)).toContain('Query has too many root fields: 1000 exceed the limit of 20')
+
+    const scan = await makeScan(defaults.db.orm, await makeRepository(defaults.db.orm, { orgId: caller.orgId }))
+    const dashboards = [
+      // 20 root fields, and introspection, which is not counted
+      aliases(20, 'repositories { id }').replace('{', '{ __typename __schema { queryType { name } }'),
+      // the API benchmark's page: 100 issues with every field
+      `{ issues(perPage: 100) { issues { ${ISSUE_FIELDS} } total page perPage totalPages hasNext hasPrev } }`,
+      `query($id: ID!) { scan(id: $id) { id status progress issuesCount } scanStatus(id: $id) { status progress } scanTaskStatus(id: $id) { status }
+        scanLogs(id: $id) { message level } scanResults(id: $id) { status summary { totalIssues } issues { id } } }`,
+      `{ repositories { id repoName lastScanStatus } repositorySummaries { totalCount summaries { id repoId } } rulesets { id name repoIds }
+        issuesSummary { totalIssues issuesBySeverity recentIssues { id title severity } } scans(limit: 50) { id status progress repository { repoName } } }`,
+    ]
+    for (const query of dashboards) {
+      const response = await defaults.graphql(query, { id: scan.id }, caller.headers)
+      expect(response.status).toBe(200)
+      expect(response.body.errors).toBeUndefined()
+    }
   })
 
   it('do not support automatic persisted queries', async () => {
@@ -76,15 +132,12 @@ describe('REST and GraphQL parity', () => {
     await app.request(`/api/issues/${issue.id}`, { method: 'PATCH', headers: caller.headers, json: { exploitable: true, notes: 'seen' } })
     await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'parity', rules_text: EVAL_RULES, repo_ids: [repository.id] } })
     const enums = new Set(['lastScanStatus', 'severity', 'scanStatus'])
-    const graphqlIssueFields = `id scanId repoId ruleId fingerprint filePath lineNumber category severity confidence title description columnStart columnEnd
-      explanation codeSnippet contextBefore contextAfter remediation remediationCode cweIds owaspCategory cvssScore tags modelUsed dataFlow
-      falsePositive exploitable notes { text author createdAt } createdAt updatedAt repoName scanStatus scanCreatedAt`
 
     const gql = await app.graphql(
       `query($repoId: ID!) {
         repositories { id orgId repoName branchName isActive sizeBytes fileCount languages contentSha256 createdBy createdAt updatedAt lastScanId lastScanStatus }
         repositorySummary(repoId: $repoId) { id repoId orgId architecturePattern authLogicSummary trustBoundaries businessLogicFlows crossFileDependencies ragContext securityContext dataFlowAnalysis createdAt updatedAt }
-        issues(perPage: 5) { issues { ${graphqlIssueFields} } total page perPage totalPages hasNext hasPrev }
+        issues(perPage: 5) { issues { ${ISSUE_FIELDS} } total page perPage totalPages hasNext hasPrev }
         rulesets { id name description rulesText orgId repoIds createdAt updatedAt createdBy }
       }`,
       { repoId: repository.id },

@@ -9,6 +9,7 @@ import { createAuthenticator } from '../../src/auth/authenticate.ts'
 import type { JwtSettings } from '../../src/auth/jwt.ts'
 import type { QueryLimits } from '../../src/graphql/limits.ts'
 import { startApiServer, type ApiServer } from '../../src/http/app.ts'
+import { DEFAULT_WEBSOCKET_SETTINGS, type WebSocketSettings } from '../../src/http/websocket.ts'
 import { createLogger, type LogLevel } from '../../src/logger.ts'
 import type { UploadLimits } from '../../src/modules/uploads/zip-archive.ts'
 import { DEFAULT_UPLOAD_LIMITS } from '../../src/runtime.ts'
@@ -38,6 +39,8 @@ export interface TestResponse {
 export interface TestAppOptions {
   auth?: JwtSettings
   queryLimits?: QueryLimits
+  /** WebSocket subscription limits and credential re-check interval */
+  websocket?: Partial<WebSocketSettings>
   limits?: Partial<UploadLimits>
   /** run a real graphile worker in this process */
   worker?: boolean
@@ -60,7 +63,7 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
     await events.start()
     if (options.worker) worker = await startWorker({ connectionString: db.url, orm: db.orm, concurrency: 2, logger, maxFileBytes: 1024 * 1024 })
     if (options.heartbeatTimeoutSeconds) reaper = startStaleScanReaper({ orm: db.orm, timeoutSeconds: options.heartbeatTimeoutSeconds, logger, intervalMs: 500 })
-    server = await startApiServer({ runtime: { orm: db.orm, limits: { ...DEFAULT_UPLOAD_LIMITS, ...options.limits }, events }, authenticate, logger, host: '127.0.0.1', port: 0, ...(options.queryLimits && { queryLimits: options.queryLimits }) })
+    server = await startApiServer({ runtime: { orm: db.orm, limits: { ...DEFAULT_UPLOAD_LIMITS, ...options.limits }, events }, authenticate, logger, host: '127.0.0.1', port: 0, ...(options.queryLimits && { queryLimits: options.queryLimits }), websocket: { ...DEFAULT_WEBSOCKET_SETTINGS, ...options.websocket } })
     app.url = server.url
   })
   afterAll(async () => {
@@ -113,4 +116,16 @@ export function runOverWebSocket(client: Client, query: string, variables: Recor
 /** No response body of any status may carry a stack trace or an internal path. */
 export function expectNoInternals(response: TestResponse): void {
   expect(response.text).not.toMatch(/\bat .+\(.+:\d+:\d+\)|node_modules|\/src\/|stacktrace/i)
+}
+
+/** How a WebSocket connection ended (the close code and reason the server sent); rejects after `timeoutMs`. */
+export function closeOf(client: Client, timeoutMs = 30_000): Promise<{ code: number; reason: string }> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the connection was still open after ${timeoutMs} ms`)), timeoutMs)
+    client.on('closed', (event) => {
+      clearTimeout(timer)
+      const { code, reason } = event as { code: number; reason: string }
+      resolve({ code, reason })
+    })
+  })
 }

@@ -1,10 +1,10 @@
 /**
  * Live scan subscriptions (graphql-ws). Each one checks access when subscribing, then re-reads
  * through the subscriber's own organization scope on every event, with a fresh EntityManager
- * and fresh loaders per event (the context is renewed), so nothing cached goes stale.
+ * and fresh loaders per event (the context is renewed), so nothing cached goes stale. Each
+ * listens from the moment it is asked for, and ends as soon as its subscriber leaves.
  */
-import { requireOrg } from '../../auth/caller.ts'
-import { ScanEventQueue } from '../../events/event-queue.ts'
+import { endsWithQueue, ScanEventQueue } from '../../events/event-queue.ts'
 import type { ScanEvent } from '../../events/event-hub.ts'
 import type { GraphQLContext } from '../../graphql/context.ts'
 import { parseId } from '../../graphql/arguments.ts'
@@ -24,9 +24,13 @@ function isTerminal(status: ScanStatus): boolean {
 }
 
 /** Past entries first, then live ones; ends once the scan has ended and every entry was sent. */
-export async function* subscribeScanLogs(context: GraphQLContext, rawScanId: string): AsyncGenerator<ScanLog> {
+export function subscribeScanLogs(context: GraphQLContext, rawScanId: string): AsyncGenerator<ScanLog> {
   const scanId = parseId(rawScanId, 'scan')
   const queue = new ScanEventQueue(listenerOf(context), (event) => event.scanId === scanId)
+  return endsWithQueue(queue, streamScanLogs(context, scanId, queue))
+}
+
+async function* streamScanLogs(context: GraphQLContext, scanId: string, queue: ScanEventQueue): AsyncGenerator<ScanLog> {
   try {
     await getScan(context.em, scanId)
     let lastSeq = 0
@@ -55,9 +59,13 @@ export async function* subscribeScanLogs(context: GraphQLContext, rawScanId: str
 }
 
 /** The current status first, then each change; ends after the terminal status. */
-export async function* subscribeScanStatus(context: GraphQLContext, rawScanId: string): AsyncGenerator<ScanStatusReport> {
+export function subscribeScanStatus(context: GraphQLContext, rawScanId: string): AsyncGenerator<ScanStatusReport> {
   const scanId = parseId(rawScanId, 'scan')
   const queue = new ScanEventQueue(listenerOf(context), (event) => event.scanId === scanId && event.kind === 'scan')
+  return endsWithQueue(queue, streamScanStatus(context, scanId, queue))
+}
+
+async function* streamScanStatus(context: GraphQLContext, scanId: string, queue: ScanEventQueue): AsyncGenerator<ScanStatusReport> {
   try {
     let scan = await getScan(context.em, scanId)
     while (true) {
@@ -81,9 +89,13 @@ export interface ScanEventPayload {
 }
 
 /** Every scan event of the caller's organization, until the subscriber leaves. */
-export async function* subscribeScanEvents(context: GraphQLContext): AsyncGenerator<ScanEventPayload> {
-  const orgId = requireOrg(context.caller)
+export function subscribeScanEvents(context: GraphQLContext): AsyncGenerator<ScanEventPayload> {
+  const orgId = context.caller.orgId
   const queue = new ScanEventQueue(listenerOf(context), (event) => event.orgId === orgId)
+  return endsWithQueue(queue, streamScanEvents(context, queue))
+}
+
+async function* streamScanEvents(context: GraphQLContext, queue: ScanEventQueue): AsyncGenerator<ScanEventPayload> {
   try {
     while (true) {
       const event = await queue.next()
