@@ -32,6 +32,9 @@ async function runInEditor(page: Page, operation: string): Promise<void> {
   await page.locator('.graphiql-query-editor .CodeMirror').first().evaluate((element, text) => {
     ;(element as unknown as { CodeMirror: { setValue(value: string): void } }).CodeMirror.setValue(text)
   }, operation)
+  // GraphiQL re-parses an edited document after a short debounce, and picks HTTP or WebSocket
+  // from the parsed operation: run once the parse has caught up
+  await page.waitForTimeout(1000)
   await page.getByRole('button', { name: /Execute query/ }).click()
 }
 
