@@ -57,6 +57,7 @@ const environmentSchema = z
     GRAPHQL_MAX_DEPTH: integer(2, 50).default(10),
     GRAPHQL_MAX_COST: integer(10, 1_000_000).default(20_000),
     GRAPHQL_MAX_ROOT_FIELDS: integer(1, 1000).default(20),
+    GRAPHQL_INTROSPECTION: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
     GRAPHQL_MAX_SUBSCRIPTIONS_PER_CONNECTION: integer(1, 100_000).default(50),
     GRAPHQL_MAX_SUBSCRIPTIONS_PER_ORG: integer(1, 1_000_000).default(500),
   })
@@ -120,6 +121,7 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
     },
     worker: { concurrency: env.WORKER_CONCURRENCY, heartbeatTimeoutSeconds: env.SCAN_HEARTBEAT_TIMEOUT },
     graphql: { maxDepth: env.GRAPHQL_MAX_DEPTH, maxCost: env.GRAPHQL_MAX_COST, maxRootFields: env.GRAPHQL_MAX_ROOT_FIELDS },
+    introspection: env.GRAPHQL_INTROSPECTION,
     websocket: {
       maxSubscriptionsPerConnection: env.GRAPHQL_MAX_SUBSCRIPTIONS_PER_CONNECTION,
       maxSubscriptionsPerOrg: env.GRAPHQL_MAX_SUBSCRIPTIONS_PER_ORG,

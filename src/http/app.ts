@@ -42,6 +42,8 @@ export interface ApiServerOptions {
   queryLimits?: QueryLimits
   /** subscription limits and credential re-checks of WebSocket connections */
   websocket?: WebSocketSettings
+  /** whether clients may introspect the schema (default true, in every NODE_ENV) */
+  introspection?: boolean
 }
 
 const DEFAULT_QUERY_LIMITS: QueryLimits = { maxDepth: 10, maxCost: 20_000, maxRootFields: 20 }
@@ -58,12 +60,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const schema = buildSchema()
   const formatError = createErrorFormatter(logger)
   const queryLimits = options.queryLimits ?? DEFAULT_QUERY_LIMITS
+  const introspection = options.introspection ?? true
   const app = express()
   app.disable('x-powered-by')
   app.set('query parser', 'simple')
   const httpServer = http.createServer(app)
 
-  const websocket = serveGraphQLOverWebSocket({ httpServer, schema, runtime, authenticate, logger, formatError, queryLimits, settings: options.websocket ?? DEFAULT_WEBSOCKET_SETTINGS })
+  const websocket = serveGraphQLOverWebSocket({ httpServer, schema, runtime, authenticate, logger, formatError, queryLimits, introspection, settings: options.websocket ?? DEFAULT_WEBSOCKET_SETTINGS })
 
   const apollo = new ApolloServer<GraphQLContext>({
     gateway: jitGateway(schema),
@@ -71,6 +74,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     includeStacktraceInErrorResponses: false,
     persistedQueries: false,
     csrfPrevention: true,
+    // set explicitly: Apollo's default turns introspection off when NODE_ENV is production
+    introspection,
+    hideSchemaDetailsFromClientErrors: !introspection,
     plugins: [
       operationChecksPlugin(),
       ApolloServerPluginDrainHttpServer({ httpServer }),

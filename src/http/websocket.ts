@@ -14,7 +14,7 @@
  * also counted per connection and per organization (src/graphql/subscription-limits.ts).
  */
 import type http from 'node:http'
-import { getOperationAST, GraphQLError, parse, validate, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql'
+import { getOperationAST, GraphQLError, parse, specifiedRules, validate, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql'
 import { CloseCode } from 'graphql-ws'
 import { useServer } from 'graphql-ws/use/ws'
 import { WebSocket, WebSocketServer } from 'ws'
@@ -22,6 +22,7 @@ import type { Authenticator, Credentials } from '../auth/authenticate.ts'
 import type { Caller } from '../auth/caller.ts'
 import { DomainError } from '../errors.ts'
 import { createContext } from '../graphql/context.ts'
+import { introspectionRules, withoutSchemaHints } from '../graphql/introspection.ts'
 import { checkQueryLimits, type QueryLimits } from '../graphql/limits.ts'
 import { SubscriptionLedger, type ConnectionSubscriptions } from '../graphql/subscription-limits.ts'
 import type { Logger } from '../logger.ts'
@@ -45,6 +46,8 @@ export interface GraphQLWebSocketOptions {
   logger: Logger
   formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError
   queryLimits: QueryLimits
+  /** whether clients may introspect the schema (see src/graphql/introspection.ts) */
+  introspection: boolean
   settings: WebSocketSettings
 }
 
@@ -66,7 +69,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1
 const MAX_CLOSE_REASON_BYTES = 123
 
 export function serveGraphQLOverWebSocket(options: GraphQLWebSocketOptions): { dispose(): Promise<void> } {
-  const { schema, runtime, authenticate, logger, formatError, queryLimits, settings } = options
+  const { schema, runtime, authenticate, logger, formatError, queryLimits, introspection, settings } = options
+  const validationRules = [...specifiedRules, ...introspectionRules(introspection)]
   const ledger = new SubscriptionLedger({ maxPerConnection: settings.maxSubscriptionsPerConnection, maxPerOrg: settings.maxSubscriptionsPerOrg })
   const wsServer = new WebSocketServer({ server: options.httpServer, path: '/graphql' })
 
@@ -145,9 +149,10 @@ export function serveGraphQLOverWebSocket(options: GraphQLWebSocketOptions): { d
         try {
           document = parse(payload.query)
         } catch (error) {
-          return [error instanceof GraphQLError ? error : new GraphQLError('Invalid query')]
+          return [withCode(error instanceof GraphQLError ? error : new GraphQLError('Invalid query'), 'GRAPHQL_PARSE_FAILED')]
         }
-        const errors = [...validate(schema, document), ...checkQueryLimits(schema, document, payload.operationName, payload.variables, queryLimits)]
+        const invalid = validate(schema, document, validationRules).map((error) => withCode(withoutSchemaHints(error, introspection), 'GRAPHQL_VALIDATION_FAILED'))
+        const errors = [...invalid, ...checkQueryLimits(schema, document, payload.operationName, payload.variables, queryLimits)]
         if (errors.length > 0) return errors
         // admitted last, with nothing awaited since the limits were read
         if (getOperationAST(document, payload.operationName)?.operation === 'subscription') {
@@ -189,4 +194,9 @@ function closeReason(text: string): string {
   let cut = text.slice(0, MAX_CLOSE_REASON_BYTES - 3)
   while (Buffer.byteLength(cut) > MAX_CLOSE_REASON_BYTES - 3) cut = cut.slice(0, -1)
   return `${cut}...`
+}
+
+/** graphql-js's parse and validation errors carry no code: they get Apollo's, so HTTP and WebSocket answer alike. */
+function withCode(error: GraphQLError, code: string): GraphQLError {
+  return new GraphQLError(error.message, { nodes: error.nodes ?? null, source: error.source ?? null, positions: error.positions ?? null, extensions: { ...error.extensions, code } })
 }

@@ -41,6 +41,8 @@ export interface TestAppOptions {
   queryLimits?: QueryLimits
   /** WebSocket subscription limits and credential re-check interval */
   websocket?: Partial<WebSocketSettings>
+  /** whether GraphQL introspection is allowed (the server's default: true) */
+  introspection?: boolean
   limits?: Partial<UploadLimits>
   /** run a real graphile worker in this process */
   worker?: boolean
@@ -63,7 +65,7 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
     await events.start()
     if (options.worker) worker = await startWorker({ connectionString: db.url, orm: db.orm, concurrency: 2, logger, maxFileBytes: 1024 * 1024 })
     if (options.heartbeatTimeoutSeconds) reaper = startStaleScanReaper({ orm: db.orm, timeoutSeconds: options.heartbeatTimeoutSeconds, logger, intervalMs: 500 })
-    server = await startApiServer({ runtime: { orm: db.orm, limits: { ...DEFAULT_UPLOAD_LIMITS, ...options.limits }, events }, authenticate, logger, host: '127.0.0.1', port: 0, ...(options.queryLimits && { queryLimits: options.queryLimits }), websocket: { ...DEFAULT_WEBSOCKET_SETTINGS, ...options.websocket } })
+    server = await startApiServer({ runtime: { orm: db.orm, limits: { ...DEFAULT_UPLOAD_LIMITS, ...options.limits }, events }, authenticate, logger, host: '127.0.0.1', port: 0, ...(options.queryLimits && { queryLimits: options.queryLimits }), websocket: { ...DEFAULT_WEBSOCKET_SETTINGS, ...options.websocket }, ...(options.introspection !== undefined && { introspection: options.introspection }) })
     app.url = server.url
   })
   afterAll(async () => {
