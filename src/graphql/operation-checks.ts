@@ -1,7 +1,10 @@
 /**
  * What /graphql refuses of an operation before running it, beyond what the schema's types say:
  * a subscription (served over WebSocket only: over HTTP it has no event stream to run on), and
- * text holding NUL (U+0000), in variables or in literals, which PostgreSQL cannot store.
+ * text holding NUL (U+0000), in variables or in literals, which PostgreSQL cannot store; and,
+ * before parsing (checkDocumentNesting: the HTTP route and the WebSocket server call it, as
+ * Apollo's hooks run after its parser), a document nested deeper than any real operation
+ * (graphql-js's recursive parser overflows its stack on a few thousand nested brackets).
  * Refusals are 400s with the codes GraphQL's own input errors carry.
  */
 import type { ApolloServerPlugin } from '@apollo/server'
@@ -25,6 +28,47 @@ export function operationChecksPlugin<Context extends object>(): ApolloServerPlu
       }
     },
   }
+}
+
+/**
+ * Brackets ({ [ () nested in the document's text, outside strings and comments. Selections are
+ * limited to GRAPHQL_MAX_DEPTH after parsing; this bound only keeps the parser itself safe.
+ */
+export const MAX_DOCUMENT_NESTING = 100
+
+export function checkDocumentNesting(source: string): GraphQLError | undefined {
+  let depth = 0
+  for (let index = 0; index < source.length; index++) {
+    const char = source[index]
+    if (char === '#') {
+      while (index < source.length && source[index] !== '\n' && source[index] !== '\r') index++
+    } else if (char === '"') {
+      index = endOfString(source, index)
+    } else if (char === '{' || char === '[' || char === '(') {
+      depth++
+      if (depth > MAX_DOCUMENT_NESTING) {
+        return new GraphQLError(`Document is nested too deeply: more than ${MAX_DOCUMENT_NESTING} levels of brackets`, {
+          extensions: { code: 'GRAPHQL_PARSE_FAILED', status: 400 },
+        })
+      }
+    } else if (char === '}' || char === ']' || char === ')') {
+      depth = Math.max(0, depth - 1)
+    }
+  }
+  return undefined
+}
+
+/** The index of the closing quote of the string (or block string) opening at `start`. */
+function endOfString(source: string, start: number): number {
+  if (source.startsWith('"""', start)) {
+    const end = source.indexOf('"""', start + 3)
+    return end < 0 ? source.length : end + 2
+  }
+  for (let index = start + 1; index < source.length; index++) {
+    if (source[index] === '\\') index++
+    else if (source[index] === '"' || source[index] === '\n') return index
+  }
+  return source.length
 }
 
 /** The first place holding NUL text, variables first. */

@@ -18,7 +18,7 @@ import { createContext, type GraphQLContext } from '../graphql/context.ts'
 import { createErrorFormatter, graphQLErrorCode } from '../graphql/format-error.ts'
 import { jitGateway } from '../graphql/jit-executor.ts'
 import { checkQueryLimits, type QueryLimits } from '../graphql/limits.ts'
-import { operationChecksPlugin } from '../graphql/operation-checks.ts'
+import { checkDocumentNesting, operationChecksPlugin } from '../graphql/operation-checks.ts'
 import { buildSchema } from '../graphql/schema.ts'
 import type { Logger } from '../logger.ts'
 import { apiDocs } from './api-docs.ts'
@@ -120,6 +120,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     '/graphql',
     express.json({ limit: options.jsonLimit ?? '1mb' }),
     graphqlUploadExpress({ maxFileSize: runtime.limits.uploadMaxBytes, maxFiles: 1 }),
+    refuseTooDeepDocuments,
     expressMiddleware(apollo, {
       context: async ({ req }) => createContext(runtime, await authenticateGraphQLRequest(authenticate, req)),
     }),
@@ -184,6 +185,14 @@ function restRequestError(error: unknown): unknown {
     return new ValidationError([{ loc: ['body', 0], msg: 'JSON decode error', type: 'json_invalid' }])
   }
   return unreadableRequest(error) ?? error
+}
+
+/** /graphql: a document that would overflow graphql-js's parser is refused before Apollo parses it. */
+function refuseTooDeepDocuments(req: Request, res: Response, next: NextFunction): void {
+  const query: unknown = req.method === 'GET' ? req.query['query'] : (req.body as { query?: unknown } | undefined)?.query
+  const refusal = typeof query === 'string' ? checkDocumentNesting(query) : undefined
+  if (refusal) res.status(400).json({ errors: [{ message: refusal.message, extensions: refusal.extensions }] })
+  else next()
 }
 
 /** /graphql: an unreadable request answers in GraphQL's shape, as Apollo answers a body it cannot use (400). */

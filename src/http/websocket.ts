@@ -23,6 +23,7 @@ import type { Caller } from '../auth/caller.ts'
 import { DomainError } from '../errors.ts'
 import { createContext } from '../graphql/context.ts'
 import { introspectionRules, withoutSchemaHints } from '../graphql/introspection.ts'
+import { checkDocumentNesting } from '../graphql/operation-checks.ts'
 import { checkQueryLimits, type QueryLimits } from '../graphql/limits.ts'
 import { SubscriptionLedger, type ConnectionSubscriptions } from '../graphql/subscription-limits.ts'
 import type { Logger } from '../logger.ts'
@@ -145,6 +146,8 @@ export function serveGraphQLOverWebSocket(options: GraphQLWebSocketOptions): { d
         if (!connection || !(await recheck(socket, connection))) {
           return [new GraphQLError('Not authenticated', { extensions: { code: 'UNAUTHENTICATED', status: 401 } })]
         }
+        const tooDeep = checkDocumentNesting(payload.query)
+        if (tooDeep) return [tooDeep]
         let document
         try {
           document = parse(payload.query)

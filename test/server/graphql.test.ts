@@ -42,6 +42,20 @@ describe('query limits', () => {
     expect(JSON.stringify(refused)).toContain('Query is too deep')
   })
 
+  it('refuse a document whose literals nest thousands of brackets before parsing it, over HTTP (400) and WebSocket', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const nested = `{ issues(filter: { category: ${'['.repeat(3000)}"x"${']'.repeat(3000)} }) { total } }`
+    const http = await app.graphql(nested, {}, caller.headers)
+    expect(http.status).toBe(400)
+    expect(http.body.errors[0]).toMatchObject({ message: expect.stringMatching(/nested too deeply/), extensions: { code: 'GRAPHQL_PARSE_FAILED' } })
+    const socket = app.websocket({ apiKey: caller.headers['X-API-Key'] })
+    const refused = await runOverWebSocket(socket, nested).catch((errors: unknown) => errors)
+    expect(JSON.stringify(refused)).toContain('nested too deeply')
+    // brackets inside strings and comments are text, not nesting
+    const quoted = await app.graphql(`# ${'['.repeat(500)}\n{ issues(filter: { filePath: "${'{'.repeat(500)}" }) { total } }`, {}, caller.headers)
+    expect(quoted.body).toEqual({ data: { issues: { total: 0 } } })
+  })
+
   it('price a list by the page size its variables ask for', async () => {
     const caller = await makeApiKeyPrincipal(app.db.orm)
     const small = await app.graphql(TOO_EXPENSIVE, { n: 5 }, caller.headers)
