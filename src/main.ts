@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     await events.start()
     stops.push(() => events.close())
     const authenticate = createAuthenticator(database.orm, config.auth)
-    const server = await startApiServer({ runtime: { orm: database.orm, limits: config.limits, events }, authenticate, logger, ...config.http, queryLimits: config.graphql })
+    const server = await startApiServer({ runtime: { orm: database.orm, limits: config.limits, ruleLimits: config.rules, events }, authenticate, logger, ...config.http, queryLimits: config.graphql })
     stops.unshift(() => server.close())
     logger.info(`Parapet listening on ${server.url} (REST under /api, GraphQL at /graphql)`)
   }

@@ -100,4 +100,16 @@ describe('cli', () => {
     expect(badFormat.status).toBe(2)
     expect(badFormat.stderr).toMatch(/--format must be json or sarif/)
   })
+  it('exits with 2 naming the limit on a --rules file beyond the rule bounds (a pattern nested 20,000 calls deep)', () => {
+    const rule = (pattern: string) => `id: deep.rule\nlanguage: javascript\nrule:\n  pattern: "${pattern}"\nseverity: high\nmessage: m\ntitle: t\ncategory: code-injection\ncwe: [CWE-95]\nowasp: "A03:2021 - Injection"\ncvss: 5\nconfidence: 0.5\nremediation: r\n`
+    const dir = tempTree({
+      'app/main.js': 'eval(x)\n',
+      'long.yml': rule(`${'f('.repeat(20_000)}x${')'.repeat(20_000)}`),
+      'nested.yml': rule(`${'f('.repeat(500)}x${')'.repeat(500)}`),
+    })
+    const long = runCli([join(dir, 'app'), '--rules', join(dir, 'long.yml')])
+    expect([long.status, long.stderr]).toEqual([2, expect.stringMatching(/rule "deep\.rule" \(line 4\): rule\.pattern is 60001 characters long, over the limit of 4096/)])
+    const nested = runCli([join(dir, 'app'), '--rules', join(dir, 'nested.yml')])
+    expect([nested.status, nested.stderr]).toEqual([2, expect.stringMatching(/rule "deep\.rule" \(line 4\): rule\.pattern nests brackets 500 levels deep, over the limit of 64/)])
+  })
 })

@@ -8,6 +8,7 @@ import WebSocket from 'ws'
 import { createAuthenticator } from '../../src/auth/authenticate.ts'
 import type { JwtSettings } from '../../src/auth/jwt.ts'
 import type { QueryLimits } from '../../src/graphql/limits.ts'
+import type { RuleLimits } from '../../src/engine/rule-limits.ts'
 import { startApiServer, type ApiServer } from '../../src/http/app.ts'
 import { createLogger, type LogLevel } from '../../src/logger.ts'
 import type { UploadLimits } from '../../src/modules/uploads/zip-archive.ts'
@@ -39,6 +40,8 @@ export interface TestAppOptions {
   auth?: JwtSettings
   queryLimits?: QueryLimits
   limits?: Partial<UploadLimits>
+  /** bounds on rules_text (the engine's defaults otherwise) */
+  ruleLimits?: RuleLimits
   /** run a real graphile worker in this process */
   worker?: boolean
   /** run the stale-scan check with this heartbeat timeout */
@@ -60,7 +63,7 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
     await events.start()
     if (options.worker) worker = await startWorker({ connectionString: db.url, orm: db.orm, concurrency: 2, logger, maxFileBytes: 1024 * 1024 })
     if (options.heartbeatTimeoutSeconds) reaper = startStaleScanReaper({ orm: db.orm, timeoutSeconds: options.heartbeatTimeoutSeconds, logger, intervalMs: 500 })
-    server = await startApiServer({ runtime: { orm: db.orm, limits: { ...DEFAULT_UPLOAD_LIMITS, ...options.limits }, events }, authenticate, logger, host: '127.0.0.1', port: 0, ...(options.queryLimits && { queryLimits: options.queryLimits }) })
+    server = await startApiServer({ runtime: { orm: db.orm, limits: { ...DEFAULT_UPLOAD_LIMITS, ...options.limits }, ...(options.ruleLimits && { ruleLimits: options.ruleLimits }), events }, authenticate, logger, host: '127.0.0.1', port: 0, ...(options.queryLimits && { queryLimits: options.queryLimits }) })
     app.url = server.url
   })
   afterAll(async () => {
