@@ -21,3 +21,54 @@ describe('a rule regex built for catastrophic backtracking', () => {
     expect(report.stats.skipped).toEqual({})
   })
 })
+
+/**
+ * An ast-grep rule whose matching is cubic in the file's identifiers: every identifier, then
+ * every identifier of the program, then the whole program again, searched for one that is not
+ * there (`zzz` only appears in a comment, enough for the rule's word precondition). On 400 lines
+ * one native call runs for minutes, and no thread can interrupt it.
+ */
+const SLOW_RULE = ruleYaml({
+  id: 'js.slow',
+  language: 'javascript',
+  message: 'slow',
+  rule: `
+  kind: identifier
+  inside:
+    stopBy: end
+    kind: program
+    has:
+      stopBy: end
+      kind: identifier
+      inside:
+        stopBy: end
+        kind: program
+        has: { stopBy: end, kind: identifier, regex: '^zzz$' }`,
+})
+const EVAL_RULE = ruleYaml({ id: 'js.eval', language: 'javascript', rule: '\n  pattern: eval($X)', message: 'eval' })
+const slowFile = () => `// zzz\n${Array.from({ length: 400 }, (_, index) => `a${index} = b${index} + c${index};`).join('\n')}\n`
+
+describe('a file whose analysis runs past the file time limit', () => {
+  it('is skipped with the reason, its worker replaced, and the other files analyzed', async () => {
+    const rules = parseRulesText(`${SLOW_RULE}\n---\n${EVAL_RULE}`)
+    const logs: LogEvent[] = []
+    const report = await scanSources([source('slow.js', slowFile()), source('a.js', 'eval(x)\n'), source('b.js', 'eval(y)\n')], {
+      analyzers: ['sast'],
+      builtinRules: false,
+      extraRules: rules,
+      fileTimeoutMs: 1500,
+      onLog: (event) => logs.push(event),
+    })
+    expect(report.stats.skipped).toEqual({ timeout: 1 })
+    expect(logs).toContainEqual({
+      level: 'warning',
+      message: 'skipped slow.js: timeout (analysis of slow.js exceeded 1.5 s)',
+      data: { path: 'slow.js', reason: 'timeout', detail: 'analysis of slow.js exceeded 1.5 s' },
+    })
+    expect(report.findings.map((finding) => [finding.ruleId, finding.filePath])).toEqual([
+      ['js.eval', 'a.js'],
+      ['js.eval', 'b.js'],
+    ])
+  })
+})
+
