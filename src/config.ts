@@ -118,7 +118,7 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
     },
     worker: { concurrency: env.WORKER_CONCURRENCY, heartbeatTimeoutSeconds: env.SCAN_HEARTBEAT_TIMEOUT },
     graphql: { maxDepth: env.GRAPHQL_MAX_DEPTH, maxCost: env.GRAPHQL_MAX_COST },
-    scans: { fileTimeoutMs: env.SCAN_FILE_TIMEOUT * 1000, timeoutMs: env.SCAN_TIMEOUT * 1000 },
+    scans: { fileTimeoutMs: env.SCAN_FILE_TIMEOUT * 1000, scanTimeoutMs: env.SCAN_TIMEOUT * 1000 },
     rules: {
       maxBytes: env.RULES_MAX_BYTES,
       maxRules: env.RULES_MAX_COUNT,

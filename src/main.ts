@@ -34,6 +34,7 @@ async function main(): Promise<void> {
       orm: database.orm,
       concurrency: config.worker.concurrency,
       maxFileBytes: config.limits.scanMaxFileBytes,
+      scanLimits: { ...config.scans, ruleLimits: config.rules },
       logger,
     })
     stops.unshift(() => worker.stop())
