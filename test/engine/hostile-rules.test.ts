@@ -7,6 +7,7 @@ import { scanSources } from '../../src/engine/index.ts'
 import type { LogEvent } from '../../src/engine/index.ts'
 import { parseRulesText } from '../../src/engine/rules-loader.ts'
 import { ruleYaml, source } from './support/helpers.ts'
+import { EVAL_RULE, SLOW_RULE, slowFile } from './support/hostile.ts'
 
 describe('a rule regex built for catastrophic backtracking', () => {
   it('is never run on a backtracking engine: the scan finishes with the rule\'s findings', async () => {
@@ -21,32 +22,6 @@ describe('a rule regex built for catastrophic backtracking', () => {
     expect(report.stats.skipped).toEqual({})
   })
 })
-
-/**
- * An ast-grep rule whose matching is cubic in the file's identifiers: every identifier, then
- * every identifier of the program, then the whole program again, searched for one that is not
- * there (`zzz` only appears in a comment, enough for the rule's word precondition). On 400 lines
- * one native call runs for minutes, and no thread can interrupt it.
- */
-const SLOW_RULE = ruleYaml({
-  id: 'js.slow',
-  language: 'javascript',
-  message: 'slow',
-  rule: `
-  kind: identifier
-  inside:
-    stopBy: end
-    kind: program
-    has:
-      stopBy: end
-      kind: identifier
-      inside:
-        stopBy: end
-        kind: program
-        has: { stopBy: end, kind: identifier, regex: '^zzz$' }`,
-})
-const EVAL_RULE = ruleYaml({ id: 'js.eval', language: 'javascript', rule: '\n  pattern: eval($X)', message: 'eval' })
-const slowFile = () => `// zzz\n${Array.from({ length: 400 }, (_, index) => `a${index} = b${index} + c${index};`).join('\n')}\n`
 
 describe('a file whose analysis runs past the file time limit', () => {
   it('is skipped with the reason, its worker replaced, and the other files analyzed', async () => {

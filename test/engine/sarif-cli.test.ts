@@ -8,6 +8,7 @@ import { scanSources } from '../../src/engine/scan.ts'
 import { toSarif, SARIF_SCHEMA } from '../../src/engine/sarif.ts'
 import { parseRulesText } from '../../src/engine/rules-loader.ts'
 import { ruleYaml, source, tempTree } from './support/helpers.ts'
+import { EVAL_RULE, SLOW_RULE, slowFile } from './support/hostile.ts'
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 const rulesText = [
@@ -111,5 +112,17 @@ describe('cli', () => {
     expect([long.status, long.stderr]).toEqual([2, expect.stringMatching(/rule "deep\.rule" \(line 4\): rule\.pattern is 60001 characters long, over the limit of 4096/)])
     const nested = runCli([join(dir, 'app'), '--rules', join(dir, 'nested.yml')])
     expect([nested.status, nested.stderr]).toEqual([2, expect.stringMatching(/rule "deep\.rule" \(line 4\): rule\.pattern nests brackets 500 levels deep, over the limit of 64/)])
+  })
+  it('skips a file whose analysis runs past --file-timeout, and stops at --scan-timeout', () => {
+    const dir = tempTree({ 'app/slow.js': slowFile(), 'app/main.js': 'eval(x)\n', 'rules.yml': `${SLOW_RULE}\n---\n${EVAL_RULE}` })
+    const skipped = runCli([join(dir, 'app'), '--rules', join(dir, 'rules.yml'), '--no-builtin-rules', '--analyzers', 'sast', '--file-timeout', '1.5'])
+    expect(skipped.status).toBe(0)
+    expect(skipped.stderr).toContain('[warning] skipped slow.js: timeout (analysis of slow.js exceeded 1.5 s)')
+    const report = JSON.parse(skipped.stdout) as { findings: Array<{ ruleId: string; filePath: string }>; stats: { skipped: Record<string, number> } }
+    expect(report.findings.map((finding) => [finding.ruleId, finding.filePath])).toEqual([['js.eval', 'main.js']])
+    expect(report.stats.skipped).toEqual({ timeout: 1 })
+
+    const stopped = runCli([join(dir, 'app'), '--rules', join(dir, 'rules.yml'), '--no-builtin-rules', '--analyzers', 'sast', '--file-timeout', '600', '--scan-timeout', '3'])
+    expect([stopped.status, stopped.stderr]).toEqual([2, 'parapet-scan: the scan exceeded its time limit of 3 s\n'])
   })
 })
