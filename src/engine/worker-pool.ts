@@ -71,7 +71,7 @@ export function formatSeconds(ms: number): string {
 }
 
 const FILES_IN_FLIGHT_PER_WORKER = 2
-/** Workers in a row that die before they are loaded: the pool gives up (the engine cannot start). */
+/** Workers in a row that die before they can work (loaded, and configured once there is a setup): the pool gives up. */
 const MAX_FAILED_STARTS = 3
 
 interface Job {
@@ -223,13 +223,14 @@ export class AnalysisPool {
     if (worker.retired) return
     if ('loaded' in reply) {
       worker.loaded = true
-      this.failedStarts = 0
-      if (this.setup) this.send(worker, { setup: this.setup })
+      if (!this.setup) this.failedStarts = 0
+      else this.send(worker, { setup: this.setup })
       this.dispatch()
       return
     }
     if ('configured' in reply) {
       worker.configured = true
+      this.failedStarts = 0
       this.checkConfigured()
       this.dispatch()
       return
@@ -261,7 +262,8 @@ export class AnalysisPool {
     if (worker.retired) return
     this.retire(worker)
     if (this.failure) return
-    if (!worker.loaded && ++this.failedStarts >= MAX_FAILED_STARTS) {
+    const ready = this.setup ? worker.configured : worker.loaded
+    if (!ready && ++this.failedStarts >= MAX_FAILED_STARTS) {
       this.fail(new Error(`analysis workers could not start (the last one: ${how})`))
       return
     }
