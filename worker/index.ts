@@ -66,6 +66,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   options.logger.info('worker started', { concurrency: options.concurrency, tasks: Object.keys(taskList) })
   return {
     stop: async () => {
+      cancellations.shutdown()
       await runner.stop()
       await cancels.close()
       await pool.end()

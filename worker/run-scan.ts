@@ -43,7 +43,7 @@ import { Scan, type ScanStatus } from '../src/modules/scans/scan.entity.ts'
 import type { RunScanPayload } from '../src/modules/scans/scan.service.ts'
 import { writeContentToFile } from '../src/modules/uploads/content-store.ts'
 import { readZipFiles } from '../src/modules/uploads/zip-archive.ts'
-import type { CancelRegistry } from './cancellations.ts'
+import { SHUTDOWN, type CancelRegistry } from './cancellations.ts'
 import { storeFindings } from './store-findings.ts'
 import { ScanProgressWriter } from './scan-progress.ts'
 import type { SummaryTaskInput } from './summary-task.ts'
@@ -67,8 +67,6 @@ export interface RunScanDependencies {
   /** DEFAULT_SCAN_LIMITS when absent */
   scanLimits?: ScanLimits
 }
-
-const SHUTDOWN = 'worker shutdown'
 
 /** The abort reason of a scan that ran past its time limit. */
 class ScanTimeLimitError extends Error {

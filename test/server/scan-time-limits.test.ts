@@ -40,11 +40,9 @@ describe('stop during an analysis stuck in a native call', () => {
     const scanId = await startSlowScan(app, caller)
     const workers = await grindingWorkers(process.pid)
 
-    const stoppedAt = Date.now()
     const stop = await app.request(`/api/scans/${scanId}/stop`, { method: 'POST', headers: caller.headers })
     expect(stop.status).toBe(200)
     await waitFor(() => workers.filter(isRunning), (running) => running.length === 0, 20_000, 'the analysis workers to end')
-    console.info(`stop to analysis ended: ${Date.now() - stoppedAt} ms`)
     expect((await waitForScan(app, caller, scanId, isTerminal)).status).toBe('stopped')
     expect(analysisWorkerPids(process.pid)).toEqual([])
 
