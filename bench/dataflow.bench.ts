@@ -217,7 +217,7 @@ async function runPhase(phase: string, dir: string): Promise<PhaseResult> {
     const lines = files.reduce((sum, file) => sum + countLines(file.text), 0)
     return { durationMs, files: files.length, lines, findings: result.findings.length, peakRssMiB: peak() }
   }
-  const report = await scanDirectory(dir, { analyzers: ['sast'], threads: phase === 'sast-1' ? 0 : undefined })
+  const report = await scanDirectory(dir, { analyzers: ['sast'], workers: phase === 'sast-1' ? 0 : undefined })
   return { durationMs: report.durationMs, files: report.stats.filesScanned, lines: report.stats.linesScanned, findings: report.findings.length, peakRssMiB: peak() }
 }
 

@@ -83,7 +83,7 @@ async function runPhase(phase: string, dir: string, ignoredDirs: string[]): Prom
   let result: Omit<PhaseResult, 'peakRssMiB' | 'metrics' | 'cpuMs'>
   const cpuBefore = process.cpuUsage()
   if (phase === 'scan') {
-    const report = await scanDirectory(dir, { ignoredDirs, sastMetrics: metrics, threads: THREADS })
+    const report = await scanDirectory(dir, { ignoredDirs, sastMetrics: metrics, workers: THREADS })
     result = { durationMs: report.durationMs, files: report.stats.filesScanned, lines: report.stats.linesScanned, findings: report.findings.length, skipped: report.stats.skipped }
   } else {
     const parsed = await parseOnly(dir, { ignoredDirs, concurrency: phase === 'parallel-parse' ? THREADS : 1 })

@@ -88,7 +88,7 @@ async function main(): Promise<void> {
     for (const child of children.splice(0)) child.kill('SIGTERM')
 
     const engineStart = performance.now()
-    const report = await scanSources(readZipFiles(corpusZip), { analyzers: ['sast', 'secrets'], threads: WORKER_THREADS })
+    const report = await scanSources(readZipFiles(corpusZip), { analyzers: ['sast', 'secrets'], workers: WORKER_THREADS })
     const engineSeconds = (performance.now() - engineStart) / 1000
     const overhead = pipelineSeconds / engineSeconds - 1
     console.log(`scan: pipeline ${pipelineSeconds.toFixed(1)} s, engine ${engineSeconds.toFixed(1)} s, overhead ${(overhead * 100).toFixed(1)}%, ${status.issues_found} issues (engine: ${report.findings.length})`)

@@ -87,7 +87,7 @@ async function main(): Promise<void> {
 
     const scanCpu = process.cpuUsage()
     const scanStarted = performance.now()
-    const report = await scanSources(sources, { analyzers: ['sast', 'secrets'], threads: SCAN_THREADS })
+    const report = await scanSources(sources, { analyzers: ['sast', 'secrets'], workers: SCAN_THREADS })
     const scanMs = performance.now() - scanStarted
     const scanCpuMs = cpuSince(scanCpu)
     console.log(`scan: ${formatNumber(scanMs)} ms (${formatNumber(scanCpuMs)} ms CPU), ${formatNumber(report.stats.linesScanned)} lines, ${formatNumber(report.findings.length)} findings`)

@@ -60,6 +60,14 @@ const environmentSchema = z
     GRAPHQL_INTROSPECTION: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
     GRAPHQL_MAX_SUBSCRIPTIONS_PER_CONNECTION: integer(1, 100_000).default(50),
     GRAPHQL_MAX_SUBSCRIPTIONS_PER_ORG: integer(1, 1_000_000).default(500),
+    SCAN_FILE_TIMEOUT: integer(1, 86_400).default(30),
+    SCAN_TIMEOUT: integer(10, 7 * 86_400).default(3600),
+    RULES_MAX_BYTES: byteSize.default(512 * 1024),
+    RULES_MAX_COUNT: integer(1, 100_000).default(500),
+    RULES_MAX_DEPTH: integer(4, 1000).default(32),
+    RULES_MAX_PATTERN_LENGTH: integer(16, 1_000_000).default(4096),
+    RULES_MAX_PATTERN_NESTING: integer(4, 1000).default(64),
+    RULES_VALIDATION_TIMEOUT: integer(1, 600).default(5),
   })
   .refine((env) => !(env.AUTH_JWT_PUBLIC_KEY && env.AUTH_JWKS_URL), {
     path: ['AUTH_JWKS_URL'],
@@ -126,6 +134,15 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
       maxSubscriptionsPerConnection: env.GRAPHQL_MAX_SUBSCRIPTIONS_PER_CONNECTION,
       maxSubscriptionsPerOrg: env.GRAPHQL_MAX_SUBSCRIPTIONS_PER_ORG,
       credentialRecheckMs: env.AUTH_RECHECK_INTERVAL * 1000,
+    },
+    scans: { fileTimeoutMs: env.SCAN_FILE_TIMEOUT * 1000, scanTimeoutMs: env.SCAN_TIMEOUT * 1000 },
+    rules: {
+      maxBytes: env.RULES_MAX_BYTES,
+      maxRules: env.RULES_MAX_COUNT,
+      maxDepth: env.RULES_MAX_DEPTH,
+      maxPatternLength: env.RULES_MAX_PATTERN_LENGTH,
+      maxPatternNesting: env.RULES_MAX_PATTERN_NESTING,
+      validationBudgetMs: env.RULES_VALIDATION_TIMEOUT * 1000,
     },
   }
 }

@@ -34,6 +34,7 @@ async function main(): Promise<void> {
       orm: database.orm,
       concurrency: config.worker.concurrency,
       maxFileBytes: config.limits.scanMaxFileBytes,
+      scanLimits: { ...config.scans, ruleLimits: config.rules },
       logger,
     })
     stops.unshift(() => worker.stop())
@@ -43,7 +44,7 @@ async function main(): Promise<void> {
     await events.start()
     stops.push(() => events.close())
     const authenticate = createAuthenticator(database.orm, config.auth)
-    const server = await startApiServer({ runtime: { orm: database.orm, limits: config.limits, events }, authenticate, logger, ...config.http, queryLimits: config.graphql, websocket: config.websocket, introspection: config.introspection })
+    const server = await startApiServer({ runtime: { orm: database.orm, limits: config.limits, ruleLimits: config.rules, events }, authenticate, logger, ...config.http, queryLimits: config.graphql, websocket: config.websocket, introspection: config.introspection })
     stops.unshift(() => server.close())
     logger.info(`Parapet listening on ${server.url} (REST under /api, GraphQL at /graphql)`)
   }

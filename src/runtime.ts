@@ -3,12 +3,15 @@
  * process's event listener. Built once per process (src/main.ts, the test helpers).
  */
 import type { MikroORM } from '@mikro-orm/postgresql'
+import type { RuleLimits } from './engine/rule-limits.ts'
 import type { EventListener } from './events/event-hub.ts'
 import type { UploadLimits } from './modules/uploads/zip-archive.ts'
 
 export interface ServiceRuntime {
   orm: MikroORM
   limits: UploadLimits
+  /** bounds on rulesets' rules_text (the engine's defaults when absent) */
+  ruleLimits?: RuleLimits
   /** live events (subscriptions); absent in processes that serve no subscriptions */
   events?: EventListener
 }

@@ -9,6 +9,7 @@ import pg from 'pg'
 import { CANCEL_CHANNEL, EventListener } from '../src/events/event-hub.ts'
 import type { Logger } from '../src/logger.ts'
 import { CancelRegistry } from './cancellations.ts'
+import type { ScanLimits } from './run-scan.ts'
 import { createTaskList } from './tasks.ts'
 
 export interface WorkerOptions {
@@ -17,6 +18,8 @@ export interface WorkerOptions {
   concurrency: number
   logger: Logger
   maxFileBytes: number
+  /** time limits of scans and bounds on their rulesets (DEFAULT_SCAN_LIMITS when absent) */
+  scanLimits?: ScanLimits
 }
 
 export interface Worker {
@@ -42,7 +45,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const pool = new pg.Pool({ connectionString: options.connectionString, max: options.concurrency + 2 })
   pool.on('error', (error) => options.logger.warn('worker pool error', { error }))
   pool.on('connect', (client) => client.on('error', (error) => options.logger.warn('worker client error', { error })))
-  const taskList = createTaskList({ orm: options.orm, cancellations, logger: options.logger, maxFileBytes: options.maxFileBytes })
+  const taskList = createTaskList({ orm: options.orm, cancellations, logger: options.logger, maxFileBytes: options.maxFileBytes, ...(options.scanLimits && { scanLimits: options.scanLimits }) })
   let runner: Runner
   try {
     runner = await run({
@@ -63,6 +66,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   options.logger.info('worker started', { concurrency: options.concurrency, tasks: Object.keys(taskList) })
   return {
     stop: async () => {
+      cancellations.shutdown()
       await runner.stop()
       await cancels.close()
       await pool.end()

@@ -4,7 +4,10 @@
  * Invariants:
  * - Only a queued scan starts (queued -> running is a conditional update): a stopped scan never runs.
  * - A stop (NOTIFY on the cancel channel, or a progress write finding the scan no longer
- *   running) aborts the engine between files; the task then returns normally.
+ *   running) aborts the analysis at once (its worker processes are killed, whatever they are
+ *   doing); the task then returns normally.
+ * - Time limits (ScanLimits): a file whose analysis runs past the file limit is skipped and
+ *   logged, and the scan goes on; past the scan limit the scan fails with that reason.
  * - A worker shutdown puts the scan back to queued and fails the attempt, so the queue runs
  *   it again elsewhere.
  * - Any other error marks the scan failed with its reason; the task returns normally (a scan
@@ -16,30 +19,63 @@ import fs from 'node:fs/promises'
 import { randomUUID } from 'node:crypto'
 import type { MikroORM } from '@mikro-orm/postgresql'
 import type { Task } from 'graphile-worker'
-import { parseRulesText, RuleValidationError, scanSources, type AnalyzerName, type RuleDocument } from '../src/engine/index.ts'
+import {
+  AnalysisCrashError,
+  AnalysisTimeoutError,
+  DEFAULT_RULE_LIMITS,
+  formatSeconds,
+  parseRulesText,
+  RuleValidationError,
+  runIsolatedTask,
+  scanSources,
+  type AnalyzerName,
+  type RuleDocument,
+  type RuleLimits,
+} from '../src/engine/index.ts'
 import { forkForOrg } from '../src/db/org-scope.ts'
 import { publishScanEvent } from '../src/events/event-hub.ts'
 import type { Logger } from '../src/logger.ts'
 import { Repository } from '../src/modules/repositories/repository.entity.ts'
 import { rulesetsOfRepository } from '../src/modules/rulesets/ruleset.service.ts'
 import { replaceSummary } from '../src/modules/summaries/summary.service.ts'
-import { summarizeRepository, type SummaryOptions } from '../src/engine/summary/index.ts'
+import type { RepositorySummaryData } from '../src/engine/summary/index.ts'
 import { Scan, type ScanStatus } from '../src/modules/scans/scan.entity.ts'
 import type { RunScanPayload } from '../src/modules/scans/scan.service.ts'
 import { writeContentToFile } from '../src/modules/uploads/content-store.ts'
 import { readZipFiles } from '../src/modules/uploads/zip-archive.ts'
-import type { CancelRegistry } from './cancellations.ts'
+import { SHUTDOWN, type CancelRegistry } from './cancellations.ts'
 import { storeFindings } from './store-findings.ts'
 import { ScanProgressWriter } from './scan-progress.ts'
+import type { SummaryTaskInput } from './summary-task.ts'
+
+/** How long a scan may take, and what its rulesets may hold (SCAN_FILE_TIMEOUT, SCAN_TIMEOUT, RULES_*). */
+export interface ScanLimits {
+  /** one file's analysis (and each step of the data-flow analysis and the summary) */
+  fileTimeoutMs: number
+  /** the whole scan, from the moment it is claimed */
+  scanTimeoutMs: number
+  ruleLimits: RuleLimits
+}
+
+export const DEFAULT_SCAN_LIMITS: ScanLimits = { fileTimeoutMs: 30_000, scanTimeoutMs: 3_600_000, ruleLimits: DEFAULT_RULE_LIMITS }
 
 export interface RunScanDependencies {
   orm: MikroORM
   cancellations: CancelRegistry
   logger: Logger
   maxFileBytes: number
+  /** DEFAULT_SCAN_LIMITS when absent */
+  scanLimits?: ScanLimits
 }
 
-const SHUTDOWN = 'worker shutdown'
+/** The abort reason of a scan that ran past its time limit. */
+class ScanTimeLimitError extends Error {
+  constructor(limitMs: number) {
+    super(`the scan exceeded its time limit of ${formatSeconds(limitMs)}`)
+  }
+}
+
+const SUMMARY_TASK = new URL('./summary-task.ts', import.meta.url).href
 
 export function createRunScanTask(deps: RunScanDependencies): Task {
   return async (rawPayload, helpers) => {
@@ -53,29 +89,36 @@ export function createRunScanTask(deps: RunScanDependencies): Task {
     if (claimed === 0) return // stopped (or already handled) before it could start
     await setRepositoryStatus(deps.orm, payload, 'running')
 
+    const limits = deps.scanLimits ?? DEFAULT_SCAN_LIMITS
     const controller = new AbortController()
+    const deadline = setTimeout(() => controller.abort(new ScanTimeLimitError(limits.scanTimeoutMs)), limits.scanTimeoutMs)
     const unregister = deps.cancellations.register(payload.scanId, controller)
     const onShutdown = () => controller.abort(SHUTDOWN)
     helpers.abortSignal?.addEventListener('abort', onShutdown)
     const progress = new ScanProgressWriter(em, payload.scanId, payload.orgId, () => controller.abort('stopped'), deps.logger)
     try {
-      await runScan(deps, payload, progress, controller.signal)
+      await runScan(deps, limits, payload, progress, controller.signal)
     } catch (error) {
-      if (controller.signal.reason === SHUTDOWN) {
+      const abortReason: unknown = controller.signal.reason
+      if (abortReason === SHUTDOWN) {
         progress.log('warning', 'The worker is shutting down: the scan goes back to the queue')
         await progress.stop()
         await requeue(deps.orm, payload)
         throw new Error('worker shut down during the scan; requeued')
       }
-      if (controller.signal.aborted) {
+      const timedOut = abortReason instanceof ScanTimeLimitError
+      if (controller.signal.aborted && !timedOut) {
         progress.log('info', 'Scan stopped')
         return
       }
-      const reason = error instanceof Error ? error.message : String(error)
+      // past the time limit, the limit is the reason, not whatever the abort interrupted
+      const failure = timedOut ? abortReason : error
+      const reason = failure instanceof Error ? failure.message : String(failure)
       progress.log('error', `Scan failed: ${reason}`)
       await progress.stop()
       await finishScan(deps.orm, payload, 'failed', { error: reason })
     } finally {
+      clearTimeout(deadline)
       helpers.abortSignal?.removeEventListener('abort', onShutdown)
       unregister()
       await progress.stop()
@@ -83,7 +126,7 @@ export function createRunScanTask(deps: RunScanDependencies): Task {
   }
 }
 
-async function runScan(deps: RunScanDependencies, payload: RunScanPayload, progress: ScanProgressWriter, signal: AbortSignal): Promise<void> {
+async function runScan(deps: RunScanDependencies, limits: ScanLimits, payload: RunScanPayload, progress: ScanProgressWriter, signal: AbortSignal): Promise<void> {
   const em = forkForOrg(deps.orm.em, payload.orgId)
   const scan = await em.findOneOrFail(Scan, { id: payload.scanId })
   const repository = await em.findOneOrFail(Repository, { id: scan.repository.id })
@@ -91,7 +134,7 @@ async function runScan(deps: RunScanDependencies, payload: RunScanPayload, progr
   progress.start(repository.fileCount)
   progress.log('info', 'Scan started', { scan_type: scan.scanType, analyzers: scan.activeModels, files: repository.fileCount })
 
-  const extraRules = await rulesOfLinkedRulesets(em, repository.id, progress)
+  const extraRules = await rulesOfLinkedRulesets(em, repository.id, limits.ruleLimits, progress)
   const zipPath = path.join(tmpdir(), `parapet-scan-${randomUUID()}.zip`)
   try {
     await writeContentToFile(em, scan.contentId, zipPath)
@@ -101,7 +144,8 @@ async function runScan(deps: RunScanDependencies, payload: RunScanPayload, progr
       analyzers: scan.activeModels as AnalyzerName[],
       extraRules,
       maxFileBytes: deps.maxFileBytes,
-      // a small repository is analyzed faster than worker threads start
+      // tenants' rules and files run in worker processes, under the file time limit
+      fileTimeoutMs: limits.fileTimeoutMs,
       expectedFiles: repository.fileCount,
       signal,
       onProgress: ({ filesScanned, filesTotal }) => progress.setProgress(filesScanned, filesTotal),
@@ -109,7 +153,7 @@ async function runScan(deps: RunScanDependencies, payload: RunScanPayload, progr
     })
     signal.throwIfAborted()
     progress.log('info', 'Analysis finished', { findings: report.findings.length, files_scanned: report.stats.filesScanned, skipped: report.stats.skipped, suppressed: report.stats.suppressed, duration_ms: report.durationMs })
-    if (scan.scanType === 'full') await summarize(em, scan, zipPath, { signal, maxFileBytes: deps.maxFileBytes, dataFlows: report.dataFlows }, progress)
+    if (scan.scanType === 'full') await summarize(em, scan, { zipPath, maxFileBytes: deps.maxFileBytes, dataFlows: report.dataFlows }, limits, signal, progress)
     const stored = await storeFindings(em, scan, report.findings, (count) => progress.log('debug', `Stored ${count} of ${report.findings.length} issues`))
     progress.setProgress(report.stats.filesTotal, report.stats.filesTotal)
     progress.log('info', `Scan completed: ${stored} issues`)
@@ -120,21 +164,33 @@ async function runScan(deps: RunScanDependencies, payload: RunScanPayload, progr
   }
 }
 
-/** Full scans recompute what the service understands about the repository. */
-async function summarize(em: ReturnType<typeof forkForOrg>, scan: Scan, zipPath: string, options: SummaryOptions & { signal: AbortSignal }, progress: ScanProgressWriter): Promise<void> {
+/**
+ * Full scans recompute what the service understands about the repository, in a worker process
+ * of its own under the file time limit: a summary that runs past it is left as it was.
+ */
+async function summarize(em: ReturnType<typeof forkForOrg>, scan: Scan, input: SummaryTaskInput, limits: ScanLimits, signal: AbortSignal, progress: ScanProgressWriter): Promise<void> {
   const started = performance.now()
-  const content = await summarizeRepository(readZipFiles(zipPath), options)
-  options.signal.throwIfAborted()
+  let content: RepositorySummaryData
+  try {
+    content = await runIsolatedTask<RepositorySummaryData>(SUMMARY_TASK, 'summarizeZipTask', input, { signal, stallTimeoutMs: limits.fileTimeoutMs, label: 'the repository summary' })
+  } catch (error) {
+    signal.throwIfAborted()
+    if (!(error instanceof AnalysisTimeoutError || error instanceof AnalysisCrashError)) throw error
+    progress.log('warning', `Repository summary not updated: ${error.message}`, { path: error.subject })
+    return
+  }
+  signal.throwIfAborted()
   await replaceSummary(em, scan.repository.id, scan.id, content)
   progress.log('info', 'Repository summary updated', { duration_ms: Math.round(performance.now() - started) })
 }
 
-async function rulesOfLinkedRulesets(em: ReturnType<typeof forkForOrg>, repoId: string, progress: ScanProgressWriter): Promise<RuleDocument[]> {
+async function rulesOfLinkedRulesets(em: ReturnType<typeof forkForOrg>, repoId: string, ruleLimits: RuleLimits, progress: ScanProgressWriter): Promise<RuleDocument[]> {
   const rulesets = await rulesetsOfRepository(em, repoId)
   const rules: RuleDocument[] = []
   for (const ruleset of rulesets) {
     try {
-      rules.push(...parseRulesText(ruleset.rulesText, ruleset.name))
+      // stored rulesets are bounded again: they may predate the limits, or the limits changed
+      rules.push(...parseRulesText(ruleset.rulesText, ruleset.name, { limits: ruleLimits }))
     } catch (error) {
       const reason = error instanceof RuleValidationError ? error.message : String(error)
       progress.log('error', `Ruleset "${ruleset.name}" skipped: ${reason}`)

@@ -1,6 +1,9 @@
 /**
- * Command-line scanner: `parapet scan <dir> [options]` (or `npm run -s scan -- <dir>`). Prints (or writes) a JSON report
- * or SARIF 2.1.0. Exit codes: 0 done, 1 findings at or above --fail-on, 2 usage or input error.
+ * Command-line scanner: `parapet scan <dir> [options]` (or `npm run -s scan -- <dir>`). Prints
+ * (or writes) a JSON report or SARIF 2.1.0. Exit codes: 0 done, 1 findings at or above --fail-on,
+ * 2 usage or input error (invalid rules, rules beyond the rule limits, the scan time limit
+ * reached). Files are analyzed in worker processes under a per-file time limit: a file past it
+ * is skipped with a warning.
  */
 import { readFile, writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
@@ -9,6 +12,7 @@ import { ANALYZERS, SEVERITIES } from './types.ts'
 import type { AnalyzerName, RuleDocument, Severity } from './types.ts'
 import { RuleValidationError, formatRuleProblem, loadBuiltinRulesLeniently, parseRulesText } from './rules-loader.ts'
 import { scanDirectory } from './scan.ts'
+import { formatSeconds } from './worker-pool.ts'
 import type { LogEvent, ScanReport } from './scan.ts'
 import { toSarif } from './sarif.ts'
 import { ENGINE_VERSION } from './version.ts'
@@ -24,6 +28,8 @@ Options:
   --fail-on <severity>       exit with 1 when a finding is at least this severe
                              (critical, high, medium, low, info)
   --max-file-bytes <n>       skip files larger than this (default 1048576)
+  --file-timeout <seconds>   skip a file whose analysis takes longer (default 30)
+  --scan-timeout <seconds>   stop with an error when the scan takes longer (default: none)
   --verbose                  log scan stages and skipped files to stderr
   --help                     show this help
 `
@@ -39,8 +45,12 @@ export interface CliOptions {
   analyzers?: AnalyzerName[]
   failOn?: Severity
   maxFileBytes?: number
+  fileTimeoutMs: number
+  scanTimeoutMs?: number
   verbose: boolean
 }
+
+const DEFAULT_FILE_TIMEOUT_SECONDS = 30
 
 export function parseCliArgs(argv: string[]): CliOptions | 'help' {
   const { values, positionals } = parseArgs({
@@ -54,6 +64,8 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
       analyzers: { type: 'string' },
       'fail-on': { type: 'string' },
       'max-file-bytes': { type: 'string' },
+      'file-timeout': { type: 'string' },
+      'scan-timeout': { type: 'string' },
       verbose: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -66,6 +78,7 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
     dir: positionals[0] as string,
     format,
     builtinRules: !values['no-builtin-rules'],
+    fileTimeoutMs: secondsOption(values['file-timeout'], '--file-timeout') ?? DEFAULT_FILE_TIMEOUT_SECONDS * 1000,
     verbose: values.verbose,
   }
   if (values.output) options.output = values.output
@@ -87,7 +100,16 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
     if (!Number.isInteger(parsed) || parsed <= 0) throw new UsageError('--max-file-bytes must be a positive integer')
     options.maxFileBytes = parsed
   }
+  const scanTimeoutMs = secondsOption(values['scan-timeout'], '--scan-timeout')
+  if (scanTimeoutMs !== undefined) options.scanTimeoutMs = scanTimeoutMs
   return options
+}
+
+function secondsOption(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined
+  const seconds = Number(value)
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`${name} must be a positive number of seconds`)
+  return Math.round(seconds * 1000)
 }
 
 /** Whether any finding is at least as severe as `threshold`. */
@@ -124,6 +146,9 @@ export async function runCli(argv: string[], io: { stdout(text: string): void; s
     io.stdout(USAGE)
     return 0
   }
+  const deadline = new AbortController()
+  const scanTimeoutMs = options.scanTimeoutMs
+  const timer = scanTimeoutMs === undefined ? null : setTimeout(() => deadline.abort(new Error(`the scan exceeded its time limit of ${formatSeconds(scanTimeoutMs)}`)), scanTimeoutMs)
   try {
     const extraRules = options.rulesFile ? await loadRulesFile(options.rulesFile) : []
     const builtin = options.builtinRules ? loadBuiltinRulesLeniently().rules : []
@@ -131,6 +156,8 @@ export async function runCli(argv: string[], io: { stdout(text: string): void; s
     const report = await scanDirectory(options.dir, {
       extraRules,
       builtinRules: options.builtinRules,
+      fileTimeoutMs: options.fileTimeoutMs,
+      signal: deadline.signal,
       ...(options.analyzers ? { analyzers: options.analyzers } : {}),
       ...(options.maxFileBytes ? { maxFileBytes: options.maxFileBytes } : {}),
       onLog: (event: LogEvent) => {
@@ -150,6 +177,8 @@ export async function runCli(argv: string[], io: { stdout(text: string): void; s
       io.stderr(`parapet-scan: ${error instanceof Error ? error.message : String(error)}\n`)
     }
     return 2
+  } finally {
+    if (timer) clearTimeout(timer)
   }
 }
 

@@ -1,12 +1,13 @@
 /**
  * Which files a scan reads, and why it skips the others. Skips are counted by reason in
  * ScanStats.skipped: vendored (folders such as node_modules), unsupported (no language),
- * too-large, binary, minified, generated (markers and lockfiles), symlink, unreadable.
+ * too-large, binary, minified, generated (markers and lockfiles), symlink, unreadable, and,
+ * once read, timeout and crashed (see scan.ts).
  */
 import { languageFromPath, languageFromShebang, mayHaveShebang } from './languages.ts'
 import type { FileLanguage } from './languages.ts'
 
-export const SKIP_REASONS = ['vendored', 'unsupported', 'too-large', 'binary', 'minified', 'generated', 'symlink', 'unreadable'] as const
+export const SKIP_REASONS = ['vendored', 'unsupported', 'too-large', 'binary', 'minified', 'generated', 'symlink', 'unreadable', 'timeout', 'crashed'] as const
 export type SkipReason = (typeof SKIP_REASONS)[number]
 
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024

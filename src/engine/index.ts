@@ -4,6 +4,7 @@
  * - scanDirectory / scanSources: run the analyzers (`sast`, `secrets`) over files.
  * - parseRulesText / loadBuiltinRules: read and validate rule documents.
  * - toSarif: SARIF 2.1.0 rendering of a scan report.
+ * - runIsolatedTask: a repository-wide task in a worker process of its own, killable at any moment.
  */
 export { ANALYZERS, CATEGORIES, SEVERITIES } from './types.ts'
 export type { AnalyzerName, Category, Finding, RuleDocument, ScanStats, Severity } from './types.ts'
@@ -11,6 +12,9 @@ export { scanDirectory, scanSources } from './scan.ts'
 export type { LogEvent, LogLevel, ScanOptions, ScanProgress, ScanReport, SourceInput } from './scan.ts'
 export { RuleValidationError, builtinRulesDir, formatRuleProblem, loadBuiltinRules, parseRulesText, ruleOrigin } from './rules-loader.ts'
 export type { RuleOrigin, RuleProblem } from './rules-loader.ts'
+export { DEFAULT_RULE_LIMITS } from './rule-limits.ts'
+export type { RuleLimits } from './rule-limits.ts'
+export { AnalysisCrashError, AnalysisTimeoutError, formatSeconds, runIsolatedTask } from './worker-pool.ts'
 export { AVAILABLE_ANALYZERS } from './analyzer.ts'
 export type { Analyzer } from './analyzer.ts'
 export { CODE_LANGUAGES, DATA_LANGUAGES } from './languages.ts'

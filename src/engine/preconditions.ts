@@ -10,8 +10,8 @@
  * `regex`, relational sub-rules (`has`, `inside`... need their node in the same file),
  * `matches` (through `utils`) and `constraints` on metavariables every match captures.
  *
- * Mandatory regexes also give whole-file regex filters (regex-filter.ts), checked after the
- * words.
+ * Mandatory regexes also give whole-file regex filters (regex-filter.ts: automata that read each
+ * character once, never a backtracking RegExp), checked after the words.
  *
  * The derivation must be sound (never reject a file the rule could match), so anything it
  * cannot reason about (kinds, negations, strictness options, verbose regexes...) yields "no
@@ -20,6 +20,7 @@
 import { parse } from '@ast-grep/napi'
 import { expandoChar, napiLanguage } from './languages.ts'
 import { regexFilter } from './regex-filter.ts'
+import type { RegexFilter } from './regex-filter.ts'
 import type { CodeLanguage } from './languages.ts'
 
 /** Clauses that must all hold; a clause holds when any of its words occurs in the text. */
@@ -41,7 +42,7 @@ interface Context {
   utils: Record<string, unknown>
   resolving: Set<string>
   /** Whole-file regex filters, collected where a regex is mandatory (null inside `any`). */
-  filters: RegExp[] | null
+  filters: RegexFilter[] | null
 }
 
 export interface RuleParts {
@@ -58,22 +59,22 @@ export function rulePrecondition(parts: RuleParts): Precondition {
 }
 
 /**
- * Regexes (JavaScript translations of the rule's mandatory `regex` conditions) that must each
- * match somewhere in a file for the rule to match in it; see regex-filter.ts.
+ * Automata (built from the rule's mandatory `regex` conditions) that must each find a match
+ * somewhere in a file for the rule to match in it; see regex-filter.ts.
  */
-export function ruleRegexFilters(parts: RuleParts): RegExp[] {
+export function ruleRegexFilters(parts: RuleParts): RegexFilter[] {
   return analyzeRule(parts).filters
 }
 
-function analyzeRule(parts: RuleParts): { clauses: Precondition; filters: RegExp[] } {
-  const filters: RegExp[] = []
+function analyzeRule(parts: RuleParts): { clauses: Precondition; filters: RegexFilter[] } {
+  const filters: RegexFilter[] = []
   const context: Context = { language: parts.language ?? null, utils: parts.utils ?? {}, resolving: new Set(), filters }
   const clauses = ofRule(parts.rule, context)
   for (const [name, constraint] of Object.entries(parts.constraints ?? {})) {
     // A constraint only filters matches that captured its metavariable.
     if (alwaysCaptured(parts.rule, context).has(name)) clauses.push(...ofRule(constraint, context))
   }
-  const unique = new Map(filters.map((filter) => [`${filter.flags}/${filter.source}`, filter]))
+  const unique = new Map(filters.map((filter) => [filter.key, filter]))
   return { clauses: simplify(clauses), filters: [...unique.values()] }
 }
 
@@ -534,9 +535,9 @@ export class TextProbe {
   }
 
   /** Whether every filter matches somewhere in the text (memoized per filter). */
-  passes(filters: RegExp[]): boolean {
+  passes(filters: RegexFilter[]): boolean {
     for (const filter of filters) {
-      const key = `\u0002${filter.flags}/${filter.source}`
+      const key = `\u0002${filter.key}`
       let answer = this.answers.get(key)
       if (answer === undefined) {
         answer = filter.test(this.text)

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { LineCounter, parseAllDocuments } from 'yaml'
+import { Composer, LineCounter } from 'yaml'
 import type { Document } from 'yaml'
 import { parse } from '@ast-grep/napi'
 import type { NapiConfig } from '@ast-grep/napi'
@@ -14,6 +14,8 @@ import type { RuleDocument } from './types.ts'
 import { fileLanguagesForRule, isCodeLanguage, isLanguageAvailable, napiLanguage } from './languages.ts'
 import type { CodeLanguage } from './languages.ts'
 import { normalizeSeverity, ruleDocumentSchema } from './rule-schema.ts'
+import { DEFAULT_RULE_LIMITS, MAX_YAML_ALIAS_COUNT, ruleValueProblem, tokenizeRuleText } from './rule-limits.ts'
+import type { RuleLimits } from './rule-limits.ts'
 
 export interface RuleProblem {
   ruleId: string | null
@@ -56,6 +58,8 @@ export function ruleOrigin(rule: RuleDocument): RuleOrigin | undefined {
 export interface ParseRulesOptions {
   /** Built-in rules must be named `<language>.<category>.<name>`. */
   requireQualifiedIds?: boolean
+  /** Bounds on the text (rule-limits.ts); DEFAULT_RULE_LIMITS unless given, none for `null` (the built-in rules). */
+  limits?: RuleLimits | null
 }
 
 /**
@@ -74,8 +78,8 @@ export function parseRulesTextLeniently(
   source?: string,
   options: ParseRulesOptions = {},
 ): { rules: RuleDocument[]; problems: RuleProblem[] } {
+  const limits = options.limits === undefined ? DEFAULT_RULE_LIMITS : (options.limits ?? UNLIMITED)
   const lineCounter = new LineCounter()
-  const documents = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true })
   const lineOf = (offset: number) => lineCounter.linePos(offset).line
   const problems: RuleProblem[] = []
   const rules: RuleDocument[] = []
@@ -83,19 +87,18 @@ export function parseRulesTextLeniently(
   const report = (ruleId: string | null, line: number, message: string) =>
     problems.push(source === undefined ? { ruleId, line, message } : { ruleId, line, message, source })
 
-  const docList = Array.isArray(documents) ? documents : [documents]
+  const tokenized = tokenizeRuleText(text, limits, lineCounter.addNewLine)
+  if ('problem' in tokenized) {
+    report(null, tokenized.problem.line, tokenized.problem.message)
+    return { rules, problems }
+  }
+  const docList = Array.from(new Composer({ prettyErrors: false, uniqueKeys: true }).compose(tokenized.tokens))
+  // ast-grep compiles rules synchronously: a text whose rules take too long to compile is refused.
+  const budget: CompileBudget = { remainingMs: limits.validationBudgetMs }
   for (const doc of docList) {
     const start = documentStartLine(doc, lineOf)
     const syntaxErrors = doc.errors
     const ruleId = idOf(doc)
-    let data: unknown
-    try {
-      data = syntaxErrors.length === 0 ? doc.toJS() : undefined
-    } catch (error) {
-      // an alias without its anchor, or aliases past the yaml library's limit: the text's fault, said like a syntax error
-      report(ruleId, start, `YAML error: ${firstLine(error instanceof Error ? error.message : String(error))}`)
-      continue
-    }
     if (syntaxErrors.length > 0) {
       // Later errors are mostly consequences of the first one.
       const first = syntaxErrors[0] as (typeof syntaxErrors)[number]
@@ -103,7 +106,20 @@ export function parseRulesTextLeniently(
       report(ruleId, lineOf(first.pos[0]), `YAML syntax error: ${firstLine(first.message)}${more}`)
       continue
     }
+    let data: unknown
+    try {
+      // Aliases are expanded here: a "billion laughs" document stops at the alias count.
+      data = doc.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT })
+    } catch (error) {
+      report(ruleId, start, yamlAliasProblem(error))
+      continue
+    }
     if (data === null || data === undefined) continue // empty document (e.g. trailing `---`)
+    const shape = ruleValueProblem(data, limits)
+    if (shape) {
+      report(ruleId, pathLine(doc, shape.path, lineOf) ?? start, shape.message)
+      continue
+    }
 
     const parsed = ruleDocumentSchema.safeParse(data)
     if (!parsed.success) {
@@ -120,7 +136,11 @@ export function parseRulesTextLeniently(
       // Still compile the ast-grep part so an author sees all problems of the rule at once.
       const partial = data as Partial<RuleDocument>
       if (typeof partial.language === 'string' && isCodeLanguage(partial.language) && isPlainObject(partial.rule)) {
-        const compileError = astGrepCompileError(partial as RuleDocument)
+        const compileError = astGrepCompileError(partial as RuleDocument, budget)
+        if (compileError === BUDGET_SPENT) {
+          report(ruleId, start, budgetSpent(limits))
+          break
+        }
         if (compileError) report(ruleId, keyLine(doc, [compileError.field], lineOf) ?? start, compileError.message)
       }
       continue
@@ -154,7 +174,11 @@ export function parseRulesTextLeniently(
       }
     }
 
-    const compileError = astGrepCompileError(rule)
+    const compileError = astGrepCompileError(rule, budget)
+    if (compileError === BUDGET_SPENT) {
+      report(rule.id, start, budgetSpent(limits))
+      break
+    }
     if (compileError) {
       report(rule.id, keyLine(doc, [compileError.field], lineOf) ?? start, compileError.message)
       continue
@@ -174,6 +198,27 @@ export function parseRulesTextLeniently(
 }
 
 type Path = Array<string | number>
+
+/** For the built-in rules; a finite depth still stops a walk over values that aliases made cyclic. */
+const UNLIMITED: RuleLimits = {
+  maxBytes: Infinity,
+  maxRules: Infinity,
+  maxDepth: 256,
+  maxPatternLength: Infinity,
+  maxPatternNesting: Infinity,
+  validationBudgetMs: Infinity,
+}
+
+function budgetSpent(limits: RuleLimits): string {
+  return `compiling the rules took more than ${limits.validationBudgetMs} ms, the limit for one text; the rules from here on were not validated (split the text or simplify its regexes)`
+}
+
+/** The `yaml` package throws from toJS on too many alias expansions and on aliases to no anchor. */
+function yamlAliasProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  if (/excessive alias count/i.test(message)) return `YAML aliases expand too much (more than ${MAX_YAML_ALIAS_COUNT} expansions), as in a "billion laughs" document`
+  return `YAML error: ${firstLine(message)}`
+}
 
 function valueAt(data: unknown, path: Path): unknown {
   let current = data
@@ -244,14 +289,25 @@ export function napiConfigOf(rule: RuleDocument): NapiConfig {
 
 const emptyRoots = new Map<string, ReturnType<typeof parse>>()
 
+/** What is left of a text's compilation budget (RuleLimits.validationBudgetMs). */
+interface CompileBudget {
+  remainingMs: number
+}
+
+/** Returned instead of a compile error once the budget is spent: the rest of the text is not validated. */
+const BUDGET_SPENT = 'budget-spent'
+
 /**
  * Compiles the rule for every file language it will run on by matching it against an empty
- * tree, which makes ast-grep validate the rule (kinds, regexes, utils references...).
+ * tree, which makes ast-grep validate the rule (kinds, regexes, utils references...). Each
+ * compilation is charged to the budget.
  */
-function astGrepCompileError(rule: RuleDocument): CompileError | null {
+function astGrepCompileError(rule: RuleDocument, budget: CompileBudget): CompileError | typeof BUDGET_SPENT | null {
   if (!isCodeLanguage(rule.language)) return null
   for (const target of fileLanguagesForRule(rule.language)) {
     if (!isLanguageAvailable(target)) continue
+    if (budget.remainingMs <= 0) return BUDGET_SPENT
+    const started = performance.now()
     try {
       emptyRootFor(target).root().findAll(napiConfigOf(rule))
     } catch (error) {
@@ -260,6 +316,8 @@ function astGrepCompileError(rule: RuleDocument): CompileError | null {
       const field: CompileError['field'] = named === 'constraints' || named === 'utils' ? named : 'rule'
       const suffix = target === rule.language ? '' : ` (when applied to ${target} files)`
       return { field, message: `invalid ast-grep rule${suffix}: ${flattenAstGrepError(message)}` }
+    } finally {
+      budget.remainingMs -= performance.now() - started
     }
   }
   return null
@@ -341,7 +399,7 @@ export function loadBuiltinRulesLeniently(dir: string = builtinRulesDir()): Buil
     } catch {
       continue // removed between listing and reading
     }
-    const { rules: valid, problems: invalid } = parseRulesTextLeniently(text, source, { requireQualifiedIds: true })
+    const { rules: valid, problems: invalid } = parseRulesTextLeniently(text, source, { requireQualifiedIds: true, limits: null })
     problems.push(...invalid)
     for (const rule of valid) {
       const first = seen.get(rule.id)

@@ -15,6 +15,7 @@ import { modelName } from './analyzer.ts'
 import { CODE_LANGUAGES, isCodeLanguage, isLanguageAvailable, napiLanguage, ruleLanguagesFor } from './languages.ts'
 import type { CodeLanguage, FileLanguage } from './languages.ts'
 import { TextProbe, ruleKindPrecondition, rulePrecondition, ruleRegexFilters } from './preconditions.ts'
+import type { RegexFilter } from './regex-filter.ts'
 import { WordScanner } from './word-scanner.ts'
 import type { Precondition, RuleParts } from './preconditions.ts'
 import { napiConfigOf } from './rules-loader.ts'
@@ -30,8 +31,8 @@ interface CompiledRule {
   severity: Severity
   config: NapiConfig
   precondition: Precondition
-  /** Whole-file regexes that must all match (checked after the words). */
-  filters: RegExp[]
+  /** Whole-file regex filters that must all pass (checked after the words). */
+  filters: RegexFilter[]
 }
 
 /** The rules of one file language, compiled on first use, with their precondition words. */

@@ -1,8 +1,13 @@
 /**
  * The scan pipeline: selects files (directory walk or in-memory sources), analyzes each one
- * (in this thread, or in worker threads for large scans), counts what it skipped and why,
- * and returns the findings sorted by location. Abortable between files; reports progress
- * and logs every stage and every skipped file.
+ * (in this thread, or in worker processes), counts what it skipped and why, and returns the
+ * findings sorted by location. Reports progress and logs every stage and every skipped file.
+ *
+ * Time limits: with `fileTimeoutMs`, every analysis runs in worker processes; a file whose
+ * analysis runs past the limit is skipped (reason `timeout`) and its worker replaced, and the
+ * repository-wide data-flow analysis gets the same limit between two files. An abort (stop,
+ * shutdown, the caller's deadline) kills the workers at once, whatever they are doing; in the
+ * calling thread, analysis can only stop between files.
  */
 import { open, stat } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
@@ -10,6 +15,7 @@ import { resolve } from 'node:path'
 import { ANALYZERS } from './types.ts'
 import type { AnalyzerName, DataFlowTrace, Finding, RuleDocument, ScanStats } from './types.ts'
 import { analyzeDataFlowAsync, mergeWithPatternFindings, supportsDataFlow, type DataFlowResult } from './dataflow/index.ts'
+import type { DataFlowTaskInput } from './dataflow/task.ts'
 import { DEFAULT_IGNORED_DIRS, DEFAULT_MAX_FILE_BYTES, classifyContent, classifyPath, isInIgnoredDir } from './file-selection.ts'
 import type { SkipReason } from './file-selection.ts'
 import { FileAnalysis, createAnalyzers } from './file-analysis.ts'
@@ -20,8 +26,7 @@ import { emptySastMetrics } from './sast.ts'
 import type { SastMetrics } from './sast.ts'
 import { loadSecretsDetector, type SecretsDetector } from './secrets-bridge.ts'
 import { walkDirectory } from './walk.ts'
-import { AnalysisPool } from './worker-pool.ts'
-import type { BootingPool } from './worker-pool.ts'
+import { AnalysisCrashError, AnalysisPool, AnalysisTimeoutError } from './worker-pool.ts'
 
 export type { LogEvent, LogLevel } from './file-analysis.ts'
 
@@ -43,13 +48,21 @@ export interface ScanOptions {
   /** Folder names never entered; defaults to DEFAULT_IGNORED_DIRS. */
   ignoredDirs?: readonly string[]
   /**
-   * Worker threads analyzing files. 0 analyzes in the calling thread. Default: up to 4 (one per
-   * core) when there are at least 100 files (scanSources: when `expectedFiles` says so), else none:
-   * starting workers takes about a second, more than a small repository takes to analyze.
+   * Worker processes analyzing files. 0 analyzes in the calling thread (no time limit can stop
+   * an analysis there). Default: up to 4 (one per core) when there are at least 100 files
+   * (scanSources: when `expectedFiles` says so); else one with `fileTimeoutMs`, none without:
+   * starting a worker takes about half a second, more than a small repository takes to analyze.
    */
-  threads?: number
+  workers?: number
+  /**
+   * Time limit of one file's analysis (and, for the data-flow analysis, between two files):
+   * past it the worker is killed and replaced, and the file skipped (reason `timeout`). Needs
+   * worker processes (at least one is started). Default: none.
+   */
+  fileTimeoutMs?: number
   /** scanSources: how many sources the iterable will yield, when known beforehand (e.g. a zip's entry count). */
   expectedFiles?: number
+  /** Aborting kills the worker processes at once; the scan rejects with the signal's reason. */
   signal?: AbortSignal
   onProgress?(progress: ScanProgress): void
   onLog?(event: LogEvent): void
@@ -73,8 +86,10 @@ export interface SourceInput {
 }
 
 const DEFAULT_ANALYZERS: AnalyzerName[] = ['sast', 'secrets']
-const MIN_FILES_FOR_THREADS = 100
-const MAX_AUTO_THREADS = 4
+const MIN_FILES_FOR_WORKERS = 100
+const MAX_AUTO_WORKERS = 4
+/** Data-flow analyses started again without the file that stalled the previous one. */
+const MAX_DATAFLOW_RETRIES = 2
 
 /** What is known about a file before its bytes are read. */
 interface PendingFile {
@@ -87,7 +102,6 @@ interface Executor {
   analyze(path: string, language: FileLanguage, text: string): Promise<FileAnalysisResult>
   /** How many files may be in flight at once. */
   readonly parallelism: number
-  close(): Promise<void>
 }
 
 /** Rules, analyzers and detector of a scan, prepared once. */
@@ -110,12 +124,17 @@ class ScanSession {
   private handled = 0
   private readonly started = performance.now()
   private executor: Executor | null = null
-  private booting: BootingPool | null = null
-  private threads = 0
-  private threadsDecided = false
+  private pool: AnalysisPool | null = null
+  private workers = 0
+  private workersDecided = false
   private prepared: Preparation | null = null
+  private dataflow: DataFlowResult | null = null
+  private readonly abort = () => void this.pool?.close()
 
-  constructor(private readonly options: ScanOptions) {}
+  constructor(private readonly options: ScanOptions) {
+    if (options.fileTimeoutMs !== undefined && options.workers === 0) throw new Error('a file time limit needs worker processes (workers: 0 was given)')
+    options.signal?.addEventListener('abort', this.abort, { once: true })
+  }
 
   log(level: LogLevel, message: string, data?: Record<string, unknown>): void {
     this.options.onLog?.(data ? { level, message, data } : { level, message })
@@ -131,63 +150,59 @@ class ScanSession {
    * and starts the workers loading the engine while this thread loads the rules (prepare).
    */
   bootWorkers(expectedFiles: number | null): void {
-    if (this.threadsDecided) return
-    this.threadsDecided = true
-    const requested = this.options.threads
-    const auto = expectedFiles !== null && expectedFiles >= MIN_FILES_FOR_THREADS ? Math.min(availableParallelism(), MAX_AUTO_THREADS) : 0
-    this.threads = requested ?? auto
-    if (this.threads === 0) return
-    try {
-      this.booting = AnalysisPool.boot(this.threads)
-    } catch (error) {
-      this.log('warning', `worker threads unavailable, analyzing in the scanning thread: ${error instanceof Error ? error.message : String(error)}`)
-    }
+    if (this.workersDecided) return
+    this.workersDecided = true
+    const auto = expectedFiles !== null && expectedFiles >= MIN_FILES_FOR_WORKERS ? Math.min(availableParallelism(), MAX_AUTO_WORKERS) : 0
+    this.workers = this.options.workers ?? (auto === 0 && this.options.fileTimeoutMs !== undefined ? 1 : auto)
+    if (this.workers === 0) return
+    this.pool = AnalysisPool.start(this.workers, this.options.fileTimeoutMs === undefined ? {} : { fileTimeoutMs: this.options.fileTimeoutMs })
+    if (this.options.signal?.aborted) this.abort()
   }
 
   async prepare(): Promise<void> {
     this.prepared = await prepare(this.options)
   }
 
-  /** Starts the analysis: configures the booted workers, or analyzes in this thread. */
+  /** Starts the analysis: configures the workers, or analyzes in this thread. */
   async startExecutor(): Promise<void> {
-    const booting = this.booting
-    this.booting = null
-    if (booting) {
-      const threads = this.threads
+    const pool = this.pool
+    if (pool) {
       try {
-        const pool = await booting.configure({ analyzers: this.preparation.names, rules: this.preparation.rules })
-        const metrics = this.preparation.metrics
-        this.executor = {
-          parallelism: threads * 3,
-          analyze: async (path, language, text) => {
-            const { result, metrics: delta } = await pool.analyze(path, language, text)
-            for (const key of Object.keys(delta) as Array<keyof SastMetrics>) metrics[key] += delta[key]
-            return result
-          },
-          close: () => pool.close(),
-        }
-        this.log('info', `analyzing with ${threads} worker threads`, { threads })
-        return
+        await pool.configure({ analyzers: this.preparation.names, rules: this.preparation.rules })
       } catch (error) {
-        this.log('warning', `worker threads unavailable, analyzing in the scanning thread: ${error instanceof Error ? error.message : String(error)}`)
+        this.options.signal?.throwIfAborted()
+        throw error
       }
+      const metrics = this.preparation.metrics
+      this.executor = {
+        parallelism: this.workers * 3,
+        analyze: async (path, language, text) => {
+          const { result, metrics: delta } = await pool.analyze(path, language, text)
+          for (const key of Object.keys(delta) as Array<keyof SastMetrics>) metrics[key] += delta[key]
+          return result
+        },
+      }
+      this.log('info', `analyzing with ${this.workers} worker processes`, { workers: this.workers })
+      return
     }
     const analysis = this.preparation.analysis
-    this.executor = { parallelism: 1, analyze: async (path, language, text) => analysis.analyze(path, language, text), close: async () => undefined }
+    this.executor = { parallelism: 1, analyze: async (path, language, text) => analysis.analyze(path, language, text) }
   }
 
   get parallelism(): number {
     return this.executor?.parallelism ?? 1
   }
 
+  /** Stops the workers (at once: they have nothing left to save). */
   async close(): Promise<void> {
-    await this.booting?.cancel()
-    await this.executor?.close()
+    this.options.signal?.removeEventListener('abort', this.abort)
+    await this.pool?.close()
   }
 
   skip(path: string, reason: SkipReason, detail?: string, countsAsFile = true): void {
     this.stats.skipped[reason] = (this.stats.skipped[reason] ?? 0) + 1
-    const level: LogLevel = reason === 'unreadable' ? 'warning' : reason === 'vendored' || reason === 'unsupported' || reason === 'symlink' ? 'debug' : 'info'
+    const level: LogLevel =
+      reason === 'unreadable' || reason === 'timeout' || reason === 'crashed' ? 'warning' : reason === 'vendored' || reason === 'unsupported' || reason === 'symlink' ? 'debug' : 'info'
     this.log(level, `skipped ${path}: ${reason}${detail ? ` (${detail})` : ''}`, { path, reason, ...(detail ? { detail } : {}) })
     if (countsAsFile) this.advance()
   }
@@ -224,7 +239,16 @@ class ScanSession {
     }
     const executor = this.executor
     if (!executor) throw new Error('scan executor not started')
-    const result = await executor.analyze(file.path, decision.language, decision.text)
+    let result: FileAnalysisResult
+    try {
+      result = await executor.analyze(file.path, decision.language, decision.text)
+    } catch (error) {
+      this.options.signal?.throwIfAborted()
+      // The file's worker was killed (or died) and replaced: the scan goes on without the file.
+      if (error instanceof AnalysisTimeoutError) return this.skip(file.path, 'timeout', error.message)
+      if (error instanceof AnalysisCrashError) return this.skip(file.path, 'crashed', error.message)
+      throw error
+    }
     this.options.signal?.throwIfAborted()
     this.record(file.path, decision.language, result)
     this.advance()
@@ -240,8 +264,8 @@ class ScanSession {
     this.findings.push(...result.findings)
   }
 
-  async report(): Promise<ScanReport> {
-    const dataflow = await this.analyzeDataFlow()
+  report(): ScanReport {
+    const dataflow = this.dataflow
     // a sink found by a pattern rule and by the data-flow analyzer is reported once, as the data-flow finding
     const merged = dataflow ? mergeWithPatternFindings(this.findings, dataflow.findings) : this.findings
     const findings = [...merged].sort(
@@ -265,15 +289,16 @@ class ScanSession {
     return report
   }
 
-  private async analyzeDataFlow(): Promise<DataFlowResult | null> {
-    if (!this.preparation.dataflow) return null
+  /** The repository-wide analyses, once every file was analyzed (the workers are still up). */
+  async analyzeRepository(): Promise<void> {
+    if (!this.preparation.dataflow) return
     this.log('info', `data-flow analysis of ${this.dataflowFiles.length} files`)
     const started = performance.now()
-    const result = await analyzeDataFlowAsync(this.dataflowFiles, {
-      ...(this.options.signal ? { signal: this.options.signal } : {}),
-      secrets: this.preparation.detector,
-    })
+    const result = this.pool
+      ? await this.analyzeDataFlowInWorker(this.pool)
+      : await analyzeDataFlowAsync(this.dataflowFiles, { ...(this.options.signal ? { signal: this.options.signal } : {}), secrets: this.preparation.detector })
     this.options.signal?.throwIfAborted()
+    if (!result) return
     for (const failure of result.errors) this.log('warning', `data-flow analysis left out ${failure.path}: ${failure.message}`, { path: failure.path })
     const sanitized = result.traces.filter((trace) => trace.sanitized).length
     this.log('info', `data-flow analysis found ${result.findings.length} flows to sinks (${sanitized} more sanitized)`, {
@@ -281,9 +306,41 @@ class ScanSession {
       sanitized,
       durationMs: Math.round(performance.now() - started),
     })
-    return result
+    this.dataflow = result
+  }
+
+  /**
+   * The data-flow analysis on a worker, within the file time limit between two files: a file
+   * that stalls it is left out and the analysis starts again without it, a few times at most;
+   * after that (or when the analysis stalls elsewhere) the scan has no data-flow findings.
+   */
+  private async analyzeDataFlowInWorker(pool: AnalysisPool): Promise<DataFlowResult | null> {
+    const left: string[] = []
+    for (let attempt = 0; ; attempt++) {
+      const files = left.length === 0 ? this.dataflowFiles : this.dataflowFiles.filter((file) => !left.includes(file.path))
+      try {
+        const input: DataFlowTaskInput = { files }
+        return await pool.runTask<DataFlowResult>(DATAFLOW_TASK, 'analyzeDataFlowTask', input, {
+          label: 'the data-flow analysis',
+          ...(this.options.fileTimeoutMs === undefined ? {} : { stallTimeoutMs: this.options.fileTimeoutMs }),
+        })
+      } catch (error) {
+        this.options.signal?.throwIfAborted()
+        if (!(error instanceof AnalysisTimeoutError || error instanceof AnalysisCrashError)) throw error
+        const path = error.subject
+        if (attempt >= MAX_DATAFLOW_RETRIES || !files.some((file) => file.path === path)) {
+          this.log('warning', `data-flow analysis abandoned: ${error.message}`, { path })
+          return null
+        }
+        left.push(path)
+        this.log('warning', `data-flow analysis left out ${path}: ${error.message}; the analysis starts again without it`, { path })
+      }
+    }
   }
 }
+
+/** The data-flow analysis as a worker task. */
+const DATAFLOW_TASK = new URL('./dataflow/task.ts', import.meta.url).href
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
@@ -377,10 +434,11 @@ export async function scanSources(sources: AsyncIterable<SourceInput> | Iterable
         await session.process({ path, read: async () => source.content })
       },
     )
+    await session.analyzeRepository()
   } finally {
     await session.close()
   }
-  return await session.report()
+  return session.report()
 }
 
 /** Walks `dir` (symlinks not followed, ignored folders not entered) and scans what it finds. */
@@ -393,8 +451,8 @@ export async function scanDirectory(dir: string, options: ScanOptions = {}): Pro
   const session = new ScanSession(options)
   try {
     // Workers load the engine while this thread walks the tree and loads the rules; unless the
-    // thread count is given, the number of files decides whether they are needed.
-    if (options.threads !== undefined) session.bootWorkers(null)
+    // worker count is given, the number of files decides how many are needed.
+    if (options.workers !== undefined) session.bootWorkers(null)
     session.log('info', `collecting files under ${dir}`)
     const files = await walkDirectory(root, {
       ignoredDirs: new Set(options.ignoredDirs ?? DEFAULT_IGNORED_DIRS),
@@ -438,10 +496,11 @@ export async function scanDirectory(dir: string, options: ScanOptions = {}): Pro
         await session.process({ path: file.path, read })
       },
     )
+    await session.analyzeRepository()
   } finally {
     await session.close()
   }
-  return await session.report()
+  return session.report()
 }
 
 /** Reads a file unless it is larger than `maxBytes`, in which case its size is returned. */

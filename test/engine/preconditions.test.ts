@@ -1,6 +1,7 @@
 /** Textual preconditions: derived words must be required by the rule (soundness) and useful. */
 import { describe, expect, it } from 'vitest'
-import { parse } from '@ast-grep/napi'
+import fc from 'fast-check'
+import { Lang, parse } from '@ast-grep/napi'
 import { CASE_INSENSITIVE, TextProbe, ofRegex, ruleKindPrecondition, rulePrecondition, ruleRegexFilters } from '../../src/engine/preconditions.ts'
 import { regexFilter } from '../../src/engine/regex-filter.ts'
 import { napiLanguage } from '../../src/engine/languages.ts'
@@ -42,14 +43,54 @@ describe('rulePrecondition', () => {
 })
 
 describe('regexFilter', () => {
-  it('translates Rust regexes into whole-file JavaScript filters without assertions', () => {
-    expect(regexFilter('^(req|request)\\.(query|body)\\b')?.source).toBe('(?:req|request)\\.(?:query|body)')
-    expect(regexFilter('(?i)^select\\s+from')?.flags).toBe('iu')
-    // Nested repetition is cut out; the most literal contiguous part is kept.
-    expect(regexFilter('^x(\\s*,\\s*\\w+)*\\s+from')?.source).toBe('\\s+from')
+  const passes = (regex: string, text: string) => regexFilter(regex)?.test(text)
+
+  it('checks a Rust regex anywhere in a file, without its assertions', () => {
+    expect(passes('^(req|request)\\.(query|body)\\b', 'x = send(request.body)')).toBe(true)
+    expect(passes('^(req|request)\\.(query|body)\\b', 'x = send(req.params)')).toBe(false)
+    expect(passes('(?i)^select\\s+from', 'q = "SELECT  FROM t"')).toBe(true)
+    expect(passes('(?i)^select\\s+from', 'q = "select *"')).toBe(false)
+    expect(passes('^x(\\s*,\\s*\\w+)*\\s+from', 'x , a , b from')).toBe(true)
+    expect(passes('a.b', 'a\u{1F600}b')).toBe(true) // one code point, two UTF-16 units
+    expect(passes('(?i)k', '\u212A')).toBe(true) // KELVIN SIGN folds to k
+    expect(passes('x{100}', 'x'.repeat(8))).toBe(true) // widened: a necessary condition only
+    expect(passes('x{3}', 'xx')).toBe(false)
+  })
+
+  it('passes every text in which ast-grep finds a node the regex matches (random regexes and texts)', () => {
+    const atom = fc.constantFrom('a', 'b', 'k', 'S', 'é', '😀', ' ', '\\n', '\\.', '.', '[ab]', '[^a]', '[a-c]', '[^\\s]', '\\w', '\\W', '\\d', '\\s', '\\S', '[\\s\\S]', '^', '$', '\\b')
+    const quantifier = fc.constantFrom('', '', '*', '+', '?', '{2}', '{1,3}', '{9}', '{2,}', '*?')
+    const { regex } = fc.letrec<{ regex: string; sequence: string; item: string }>((tie) => ({
+      regex: fc.oneof({ depthSize: 'xsmall', withCrossShrink: true }, tie('sequence'), fc.tuple(tie('sequence'), tie('sequence')).map(([a, b]) => `${a}|${b}`)),
+      sequence: fc.array(tie('item'), { minLength: 1, maxLength: 3 }).map((items) => items.join('')),
+      item: fc.oneof({ depthSize: 'xsmall' }, fc.tuple(atom, quantifier).map(([a, q]) => (/^[\^$]|^\\b$/.test(a) ? a : a + q)), fc.tuple(tie('regex'), quantifier).map(([r, q]) => `(${r})${q}`)),
+    }))
+    const flags = fc.constantFrom('', '(?i)', '(?s)', '(?is)')
+    const text = fc.array(fc.constantFrom('a', 'b', 'c', 'k', 'K', '\u212A', 's', 'ſ', 'é', '😀', ' ', '\n', '_', '1', '.'), { maxLength: 6 }).map((chars) => chars.join(''))
+    fc.assert(
+      fc.property(fc.tuple(flags, regex).map(([flag, body]) => flag + body), text, (rust, sample) => {
+        let matched: boolean
+        try {
+          matched = parse(Lang.JavaScript, sample).root().findAll({ rule: { regex: rust } }).length > 0
+        } catch {
+          return // not a regex ast-grep accepts
+        }
+        if (matched) expect([rust, sample, regexFilter(rust)?.test(sample) ?? true]).toEqual([rust, sample, true])
+      }),
+      { numRuns: 1500, seed: 4242 },
+    )
+  })
+
+  it('gives no filter for what it cannot translate, or what every file passes', () => {
     expect(regexFilter('\\pL+')).toBeNull()
     expect(regexFilter('(?x) a b')).toBeNull()
-    expect(regexFilter('^(a)?$')).toBeNull() // would accept every file
+    expect(regexFilter('^(a)?$')).toBeNull()
+  })
+
+  it('reads a file once whatever the regex: no backtracking', () => {
+    expect(passes('(a|a)*c', `${'a'.repeat(200_000)}b`)).toBe(false)
+    expect(passes('(\\w+\\s?)+x', `${'ab '.repeat(100_000)}!`)).toBe(false)
+    expect(passes('(a|a)*c', `${'a'.repeat(200_000)}c`)).toBe(true)
   })
 })
 

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { RuleValidationError, loadBuiltinRules, parseRulesText } from '../../src/engine/rules-loader.ts'
+import { DEFAULT_RULE_LIMITS } from '../../src/engine/rule-limits.ts'
 import { ruleYaml, tempTree } from './support/helpers.ts'
 
 function problemsOf(text: string): RuleValidationError['problems'] {
@@ -104,6 +105,37 @@ describe('parseRulesText', () => {
     expect(() => parseRulesText(ruleYaml({ id: 'my-rule' }), 'builtin.yml', { requireQualifiedIds: true })).toThrow(
       'built-in rule ids must be "python.command-injection.<name>"',
     )
+  })
+})
+
+describe('rule text limits', () => {
+  const limited = (text: string, limits: Partial<typeof DEFAULT_RULE_LIMITS>) => {
+    try {
+      parseRulesText(text, 'rules.yml', { limits: { ...DEFAULT_RULE_LIMITS, ...limits } })
+    } catch (error) {
+      if (error instanceof RuleValidationError) return error.problems.map((problem) => `${problem.ruleId ?? '-'}@${problem.line}: ${problem.message}`)
+      throw error
+    }
+    return []
+  }
+
+  it('applies the limits it is given, each problem naming the limit and where it is broken', () => {
+    const two = `${ruleYaml({})}\n---\n${ruleYaml({ id: 'test.second' })}`
+    expect(limited(two, { maxRules: 1 })).toEqual(['-@14: more than 1 rules, the limit for one text'])
+    expect(limited(two, { maxBytes: 100 })).toEqual([`-@1: the text is ${Buffer.byteLength(two)} bytes, over the limit of 100`])
+    expect(limited(ruleYaml({ rule: '\n  pattern: os.system(f(g($CMD)))' }), { maxPatternNesting: 2 })).toEqual([
+      'test.command-injection.os-system@4: rule.pattern nests brackets 3 levels deep, over the limit of 2',
+    ])
+    expect(limited(ruleYaml({ rule: "\n  regex: 'os\\.system'" }), { maxPatternLength: 8 })).toEqual([
+      'test.command-injection.os-system@4: rule.regex is 10 characters long, over the limit of 8',
+    ])
+    expect(limited(ruleYaml({ rule: '\n  pattern: x\n  inside: { has: { pattern: y } }' }), { maxDepth: 3 })).toEqual(['-@5: YAML nested more than 3 levels deep'])
+  })
+
+  it('stops validating once compiling the rules has used up its time budget', () => {
+    expect(limited(ruleYaml({}), { validationBudgetMs: 0 })).toEqual([
+      expect.stringMatching(/^test\.command-injection\.os-system@1: compiling the rules took more than 0 ms, the limit for one text/),
+    ])
   })
 })
 

@@ -8,6 +8,7 @@ import { scanSources } from '../../src/engine/scan.ts'
 import { toSarif, SARIF_SCHEMA } from '../../src/engine/sarif.ts'
 import { parseRulesText } from '../../src/engine/rules-loader.ts'
 import { ruleYaml, source, tempTree } from './support/helpers.ts'
+import { EVAL_RULE, SLOW_RULE, slowFile } from './support/hostile.ts'
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 const rulesText = [
@@ -99,5 +100,29 @@ describe('cli', () => {
     const badFormat = runCli([dir, '--format', 'xml'])
     expect(badFormat.status).toBe(2)
     expect(badFormat.stderr).toMatch(/--format must be json or sarif/)
+  })
+  it('exits with 2 naming the limit on a --rules file beyond the rule bounds (a pattern nested 20,000 calls deep)', () => {
+    const rule = (pattern: string) => `id: deep.rule\nlanguage: javascript\nrule:\n  pattern: "${pattern}"\nseverity: high\nmessage: m\ntitle: t\ncategory: code-injection\ncwe: [CWE-95]\nowasp: "A03:2021 - Injection"\ncvss: 5\nconfidence: 0.5\nremediation: r\n`
+    const dir = tempTree({
+      'app/main.js': 'eval(x)\n',
+      'long.yml': rule(`${'f('.repeat(20_000)}x${')'.repeat(20_000)}`),
+      'nested.yml': rule(`${'f('.repeat(500)}x${')'.repeat(500)}`),
+    })
+    const long = runCli([join(dir, 'app'), '--rules', join(dir, 'long.yml')])
+    expect([long.status, long.stderr]).toEqual([2, expect.stringMatching(/rule "deep\.rule" \(line 4\): rule\.pattern is 60001 characters long, over the limit of 4096/)])
+    const nested = runCli([join(dir, 'app'), '--rules', join(dir, 'nested.yml')])
+    expect([nested.status, nested.stderr]).toEqual([2, expect.stringMatching(/rule "deep\.rule" \(line 4\): rule\.pattern nests brackets 500 levels deep, over the limit of 64/)])
+  })
+  it('skips a file whose analysis runs past --file-timeout, and stops at --scan-timeout', () => {
+    const dir = tempTree({ 'app/slow.js': slowFile(), 'app/main.js': 'eval(x)\n', 'rules.yml': `${SLOW_RULE}\n---\n${EVAL_RULE}` })
+    const skipped = runCli([join(dir, 'app'), '--rules', join(dir, 'rules.yml'), '--no-builtin-rules', '--analyzers', 'sast', '--file-timeout', '1.5'])
+    expect(skipped.status).toBe(0)
+    expect(skipped.stderr).toContain('[warning] skipped slow.js: timeout (analysis of slow.js exceeded 1.5 s)')
+    const report = JSON.parse(skipped.stdout) as { findings: Array<{ ruleId: string; filePath: string }>; stats: { skipped: Record<string, number> } }
+    expect(report.findings.map((finding) => [finding.ruleId, finding.filePath])).toEqual([['js.eval', 'main.js']])
+    expect(report.stats.skipped).toEqual({ timeout: 1 })
+
+    const stopped = runCli([join(dir, 'app'), '--rules', join(dir, 'rules.yml'), '--no-builtin-rules', '--analyzers', 'sast', '--file-timeout', '600', '--scan-timeout', '3'])
+    expect([stopped.status, stopped.stderr]).toEqual([2, 'parapet-scan: the scan exceeded its time limit of 3 s\n'])
   })
 })

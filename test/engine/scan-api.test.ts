@@ -1,4 +1,4 @@
-/** The public scan API: progress, logs, abort, async sources, worker threads. */
+/** The public scan API: progress, logs, abort, async sources, worker processes. */
 import { describe, expect, it } from 'vitest'
 import { scanDirectory, scanSources } from '../../src/engine/index.ts'
 import type { LogEvent, ScanProgress } from '../../src/engine/index.ts'
@@ -62,28 +62,31 @@ describe('scan API', () => {
     expect(sink[0]).toMatchObject({ analyzer: 'dataflow', category: 'sql-injection', modelUsed: 'parapet-dataflow/1.0' })
     expect(sink[0]?.dataFlow?.source).toMatchObject({ filePath: 'app/views.py', lineNumber: 5 })
     expect(withFlow.dataFlows.length).toBeGreaterThanOrEqual(1)
+    const inWorker = await scanSources(files, { ...options, analyzers: ['sast', 'dataflow'], workers: 1 })
+    expect(inWorker.findings).toEqual(withFlow.findings)
+    expect(inWorker.dataFlows).toEqual(withFlow.dataFlows)
     const patternsOnly = await scanSources(files, { ...options, analyzers: ['sast'] })
     expect(patternsOnly.dataFlows).toEqual([])
     expect(patternsOnly.findings.every((finding) => finding.analyzer === 'sast')).toBe(true)
   })
 
-  it('finds the same findings with worker threads as in the calling thread', async () => {
+  it('finds the same findings with worker processes as in the calling thread', async () => {
     const files: Record<string, string> = {}
     for (let index = 0; index < 30; index++) files[`pkg${index % 3}/m${index}.py`] = `import os\n${'x = 1\n'.repeat(index)}os.system(arg${index})\n# parapet-ignore\nos.system(b)\n`
     const dir = tempTree(files)
-    const single = await scanDirectory(dir, { ...options, threads: 0 })
+    const single = await scanDirectory(dir, { ...options, workers: 0 })
     const logs: LogEvent[] = []
-    const threaded = await scanDirectory(dir, { ...options, threads: 2, onLog: (event) => logs.push(event) })
-    expect(logs.some((event) => event.message === 'analyzing with 2 worker threads')).toBe(true)
+    const threaded = await scanDirectory(dir, { ...options, workers: 2, onLog: (event) => logs.push(event) })
+    expect(logs.some((event) => event.message === 'analyzing with 2 worker processes')).toBe(true)
     expect(threaded.findings).toEqual(single.findings)
     expect(threaded.findings).toHaveLength(30)
     expect(threaded.stats).toEqual(single.stats)
     expect(threaded.stats.suppressed).toBe(30)
   })
 
-  it('analyzes a small stream of sources in the calling thread, and a large one in worker threads', async () => {
+  it('analyzes a small stream of sources in the calling thread, and a large one in worker processes', async () => {
     const sources = (count: number) => Array.from({ length: count }, (_, index) => ({ path: `m${index}.py`, content: Buffer.from(`import os\nos.system(arg${index})\n`) }))
-    const threadLog = (logs: LogEvent[]) => logs.find((event) => /^analyzing with \d+ worker threads$/.test(event.message))
+    const threadLog = (logs: LogEvent[]) => logs.find((event) => /^analyzing with \d+ worker processes$/.test(event.message))
     const smallLogs: LogEvent[] = []
     const small = await scanSources(sources(5), { ...options, expectedFiles: 5, onLog: (event) => smallLogs.push(event) })
     expect(threadLog(smallLogs)).toBeUndefined()

@@ -24,7 +24,18 @@ describe('loadConfig', () => {
     expect(config.auth.issuer).toBe('https://id.example')
   })
 
+  it('reads the scan time limits and the rule limits, with their defaults', () => {
+    const defaults = loadConfig({})
+    expect(defaults.scans).toEqual({ fileTimeoutMs: 30_000, scanTimeoutMs: 3_600_000 })
+    expect(defaults.rules).toEqual({ maxBytes: 512 * 1024, maxRules: 500, maxDepth: 32, maxPatternLength: 4096, maxPatternNesting: 64, validationBudgetMs: 5000 })
+    const config = loadConfig({ SCAN_FILE_TIMEOUT: '5', SCAN_TIMEOUT: '600', RULES_MAX_BYTES: '64KiB', RULES_MAX_COUNT: '20', RULES_MAX_PATTERN_NESTING: '16' })
+    expect(config.scans).toEqual({ fileTimeoutMs: 5000, scanTimeoutMs: 600_000 })
+    expect(config.rules).toMatchObject({ maxBytes: 64 * 1024, maxRules: 20, maxPatternNesting: 16 })
+  })
+
   it.each([
+    [{ SCAN_FILE_TIMEOUT: '0' }, 'SCAN_FILE_TIMEOUT'],
+    [{ RULES_MAX_DEPTH: 'deep' }, 'RULES_MAX_DEPTH'],
     [{ PORT: 'eighty' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],

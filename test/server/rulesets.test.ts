@@ -127,6 +127,54 @@ remediation: r
   })
 })
 
+/** A one-rule text like RULES, with its `rule:` block replaced. */
+function ruleText(ruleBlock: string, id = 'custom.bounded'): string {
+  return RULES.replace('custom.no-eval', id).replace('rule:\n  pattern: eval($X)\n', `rule:\n${ruleBlock}\n`)
+}
+
+describe('rule text bounds', () => {
+  async function expectRefused(caller: { headers: Record<string, string> }, rulesText: string, message: RegExp) {
+    const response = await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: `bounded-${Math.random()}`, rules_text: rulesText } })
+    expect(response.status, response.text).toBe(422)
+    expect(response.body.detail).toEqual([{ loc: ['body', 'rules_text'], msg: expect.stringMatching(message), type: 'value_error' }])
+    expectNoInternals(response)
+    return response
+  }
+
+  it('refuses a pattern nested 20,000 calls deep before ast-grep parses it, and keeps answering', async () => {
+    const { caller } = await arrange()
+    const deep = `${'f('.repeat(20_000)}x${')'.repeat(20_000)}`
+    await expectRefused(caller, ruleText(`  pattern: "${deep}"`), /^rule "custom\.bounded" \(line 4\): rule\.pattern is 60001 characters long, over the limit of 4096$/)
+    const nested = `${'f('.repeat(1000)}x${')'.repeat(1000)}`
+    await expectRefused(caller, ruleText(`  pattern: "${nested}"`), /^rule "custom\.bounded" \(line 4\): rule\.pattern nests brackets 1000 levels deep, over the limit of 64$/)
+    const update = await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'after the deep ones', rules_text: RULES } })
+    expect(update.status).toBe(201)
+    const patched = await app.request(`/api/rulesets/${update.body.id}`, { method: 'PATCH', headers: caller.headers, json: { rules_text: ruleText(`  pattern: "${deep}"`) } })
+    expect(patched.status).toBe(422)
+    expect((await app.request(`/api/rulesets/${update.body.id}`, { headers: caller.headers })).body.rules_text).toBe(RULES)
+  })
+
+  it('refuses YAML nested deeper than the limit, too many rules and too large a text', async () => {
+    const { caller } = await arrange()
+    await expectRefused(caller, ruleText(`  pattern: x\n  not: ${'['.repeat(5000)}${']'.repeat(5000)}`), /^rules_text \(line 5\): YAML nested more than 32 levels deep$/)
+    await expectRefused(caller, ruleText(`  ${'not: {'.repeat(40)}pattern: x${'}'.repeat(40)}`), /^rules_text \(line 4\): YAML nested more than 32 levels deep$/)
+    const many = Array.from({ length: 501 }, (_, index) => RULES.replace('custom.no-eval', `custom.rule-${index}`)).join('---\n')
+    await expectRefused(caller, many, /^rules_text \(line \d+\): more than 500 rules, the limit for one text$/)
+    const large = `${RULES}# ${'x'.repeat(600 * 1024)}\n`
+    await expectRefused(caller, large, /^rules_text \(line 1\): the text is \d+ bytes, over the limit of 524288$/)
+  })
+
+  it('refuses YAML alias bombs and unresolved aliases with the reason', async () => {
+    const { caller } = await arrange()
+    const levels = 'abcdefghi'.split('')
+    const bomb = [`${levels[0]}: &${levels[0]} ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]`, ...levels.slice(1).map((name, index) => `${name}: &${name} [${Array(9).fill(`*${levels[index]}`).join(',')}]`)].join('\n')
+    await expectRefused(caller, `${RULES}---\n${bomb}\n`, /^rules_text \(line 15\): YAML aliases expand too much \(more than 100 expansions\)/)
+    await expectRefused(caller, ruleText('  pattern: *nowhere'), /^rule "custom\.bounded" \(line 1\): YAML error: Unresolved alias/)
+    const cycle = await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'cycle', rules_text: ruleText('  pattern: x\n  any: &loop [*loop]') } })
+    expect(cycle.status).toBe(422)
+  })
+})
+
 describe('GET /api/rulesets and /api/rulesets/{ruleset_id}', () => {
   it("lists and reads the organization's rulesets only", async () => {
     const { caller } = await arrange()

@@ -8,6 +8,7 @@ import WebSocket from 'ws'
 import { createAuthenticator } from '../../src/auth/authenticate.ts'
 import type { JwtSettings } from '../../src/auth/jwt.ts'
 import type { QueryLimits } from '../../src/graphql/limits.ts'
+import type { RuleLimits } from '../../src/engine/rule-limits.ts'
 import { startApiServer, type ApiServer } from '../../src/http/app.ts'
 import { DEFAULT_WEBSOCKET_SETTINGS, type WebSocketSettings } from '../../src/http/websocket.ts'
 import { createLogger, type LogLevel } from '../../src/logger.ts'
@@ -16,6 +17,7 @@ import { DEFAULT_UPLOAD_LIMITS } from '../../src/runtime.ts'
 import { EVENTS_CHANNEL, EventListener } from '../../src/events/event-hub.ts'
 import { startStaleScanReaper } from '../../src/modules/scans/stale-scans.ts'
 import { startWorker, type Worker } from '../../worker/index.ts'
+import type { ScanLimits } from '../../worker/run-scan.ts'
 import { useTestDatabase, type TestDatabase } from './database.ts'
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long'
@@ -44,8 +46,12 @@ export interface TestAppOptions {
   /** whether GraphQL introspection is allowed (the server's default: true) */
   introspection?: boolean
   limits?: Partial<UploadLimits>
+  /** bounds on rules_text (the engine's defaults otherwise) */
+  ruleLimits?: RuleLimits
   /** run a real graphile worker in this process */
   worker?: boolean
+  /** the worker's scan time limits (its defaults otherwise) */
+  scanLimits?: ScanLimits
   /** run the stale-scan check with this heartbeat timeout */
   heartbeatTimeoutSeconds?: number
 }
@@ -63,9 +69,9 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
     const authenticate = createAuthenticator(db.orm, options.auth ?? { jwtSecret: TEST_JWT_SECRET })
     events = new EventListener(db.url, [EVENTS_CHANNEL], logger)
     await events.start()
-    if (options.worker) worker = await startWorker({ connectionString: db.url, orm: db.orm, concurrency: 2, logger, maxFileBytes: 1024 * 1024 })
+    if (options.worker) worker = await startWorker({ connectionString: db.url, orm: db.orm, concurrency: 2, logger, maxFileBytes: 1024 * 1024, ...(options.scanLimits && { scanLimits: options.scanLimits }) })
     if (options.heartbeatTimeoutSeconds) reaper = startStaleScanReaper({ orm: db.orm, timeoutSeconds: options.heartbeatTimeoutSeconds, logger, intervalMs: 500 })
-    server = await startApiServer({ runtime: { orm: db.orm, limits: { ...DEFAULT_UPLOAD_LIMITS, ...options.limits }, events }, authenticate, logger, host: '127.0.0.1', port: 0, ...(options.queryLimits && { queryLimits: options.queryLimits }), websocket: { ...DEFAULT_WEBSOCKET_SETTINGS, ...options.websocket }, ...(options.introspection !== undefined && { introspection: options.introspection }) })
+    server = await startApiServer({ runtime: { orm: db.orm, limits: { ...DEFAULT_UPLOAD_LIMITS, ...options.limits }, ...(options.ruleLimits && { ruleLimits: options.ruleLimits }), events }, authenticate, logger, host: '127.0.0.1', port: 0, ...(options.queryLimits && { queryLimits: options.queryLimits }), websocket: { ...DEFAULT_WEBSOCKET_SETTINGS, ...options.websocket }, ...(options.introspection !== undefined && { introspection: options.introspection }) })
     app.url = server.url
   })
   afterAll(async () => {

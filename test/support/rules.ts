@@ -13,3 +13,35 @@ cvss: 8.1
 confidence: 0.9
 remediation: Do not evaluate strings.
 `
+
+/**
+ * A ruleset whose rule is cubic in a file's identifiers inside one native ast-grep call (every
+ * identifier, then every identifier of the program, then the whole program again, looking for
+ * `zzz`, which only a comment holds): minutes on slowProject()'s slow.js, and no thread can
+ * interrupt it. Its second rule finds eval() calls.
+ */
+export const SLOW_RULES = `id: custom.slow
+language: javascript
+rule:
+  kind: identifier
+  inside:
+    stopBy: end
+    kind: program
+    has:
+      stopBy: end
+      kind: identifier
+      inside:
+        stopBy: end
+        kind: program
+        has: { stopBy: end, kind: identifier, regex: '^zzz$' }
+severity: low
+message: slow
+title: slow
+category: code-injection
+cwe: [CWE-95]
+owasp: "A03:2021 - Injection"
+cvss: 1
+confidence: 0.1
+remediation: none
+---
+${EVAL_RULES}`

@@ -53,3 +53,11 @@ export function largeProject(files = 3000): ZipFiles {
   }
   return project
 }
+
+/** A file SLOW_RULES takes minutes on (src/slow.js), and one they find an eval() call in (src/app.js). */
+export function slowProject(): ZipFiles {
+  return {
+    'src/slow.js': `// zzz\n${Array.from({ length: 400 }, (_, index) => `a${index} = b${index} + c${index};`).join('\n')}\n`,
+    'src/app.js': 'eval(userInput)\n',
+  }
+}

@@ -32,6 +32,8 @@ export interface DataFlowResult {
 
 export interface DataFlowOptions {
   signal?: AbortSignal
+  /** Called with each file's path before it is analyzed, and once before the report is built. */
+  onProgress?(label: string): void
   /** redacts secrets in snippets and trace lines (the scan passes its detector) */
   secrets?: SecretsDetector | null
 }
@@ -81,6 +83,7 @@ function* analysisSteps(files: { path: string; text: string }[], options: DataFl
     if (options.signal?.aborted) throw new AbortError()
     const unit = program.unit(path)
     if (!unit || !unit.mentionsAny(unit.spec.sourceWords)) continue
+    options.onProgress?.(path)
     try {
       analyzeEntries(engine, unit)
     } catch (error) {
@@ -91,6 +94,7 @@ function* analysisSteps(files: { path: string; text: string }[], options: DataFl
     program.release(unit)
     yield
   }
+  options.onProgress?.('the data-flow report')
   const texts = new FileTexts(new Map(inputs.map((file) => [file.path, file.text])), options.secrets ?? null)
   const candidates = [...engine.traces.values()].map((record) => ({ record, trace: toTrace(texts, record) }))
   return { findings: buildFindings(texts, candidates), traces: candidates.map((candidate) => candidate.trace), errors }

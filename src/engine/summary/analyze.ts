@@ -52,12 +52,14 @@ function extract(facts: FileFacts, root: SgNode, file: CodeFile, importsOnly: bo
   }
 }
 
-export async function analyzeFile(file: CodeFile): Promise<FileFacts> {
+export async function analyzeFile(file: CodeFile, onProgress?: (label: string) => void): Promise<FileFacts> {
   const facts = emptyFacts(file.path, file.language, file.lines)
   const plan = planFor(file)
   if (plan.depth === 'none') return facts
   try {
     const root = (await parseAsync(napiLanguage(file.language), plan.text)).root()
+    // what follows is synchronous: a time limit counting from here names the right file
+    onProgress?.(file.path)
     facts.depth = plan.depth
     extract(facts, root, { ...file, text: plan.text }, plan.depth === 'header')
   } catch {
@@ -70,14 +72,14 @@ export async function analyzeFile(file: CodeFile): Promise<FileFacts> {
 }
 
 /** Facts for every file, in the order given, in this thread with at most PARALLEL_PARSES parses pending. */
-export async function analyzeFiles(files: readonly CodeFile[], signal?: AbortSignal): Promise<FileFacts[]> {
+export async function analyzeFiles(files: readonly CodeFile[], signal?: AbortSignal, onProgress?: (label: string) => void): Promise<FileFacts[]> {
   const results = new Array<FileFacts>(files.length)
   let next = 0
   const work = async () => {
     while (next < files.length) {
       signal?.throwIfAborted()
       const index = next++
-      results[index] = await analyzeFile(files[index] as CodeFile)
+      results[index] = await analyzeFile(files[index] as CodeFile, onProgress)
     }
   }
   await Promise.all(Array.from({ length: Math.min(PARALLEL_PARSES, files.length) }, work))

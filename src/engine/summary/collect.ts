@@ -58,9 +58,12 @@ function normalizePath(path: string): string {
   return path.replace(/\\/g, '/').replace(/^\.\//, '').replace(/^\/+/, '')
 }
 
+/** Sources read between two progress reports (reading is linear: no file can stall it). */
+const PROGRESS_EVERY = 1000
+
 export async function collectSources(
   sources: AsyncIterable<SourceLike> | Iterable<SourceLike>,
-  options: { signal?: AbortSignal; maxFileBytes?: number },
+  options: { signal?: AbortSignal; maxFileBytes?: number; onProgress?(label: string): void },
 ): Promise<CollectedRepository> {
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
   const collected: CollectedRepository = { code: [], texts: [], testFiles: 0, skipped: {} }
@@ -70,6 +73,7 @@ export async function collectSources(
   const seen = new Set<string>()
   for await (const source of sources) {
     options.signal?.throwIfAborted()
+    if (seen.size % PROGRESS_EVERY === 0) options.onProgress?.(`reading files (${seen.size} read)`)
     const path = normalizePath(source.path)
     if (seen.has(path)) continue
     seen.add(path)

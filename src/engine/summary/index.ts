@@ -49,6 +49,8 @@ export interface SummaryOptions {
   signal?: AbortSignal
   /** Files larger than this are left out. Default: the scan's limit (1 MiB). */
   maxFileBytes?: number
+  /** Called as the summary moves on: before each file's facts are read (with its path), and between stages. */
+  onProgress?(label: string): void
 }
 
 /**
@@ -64,8 +66,9 @@ export async function summarizeRepository(
   const manifests = collected.texts.map(parseManifest).filter((manifest): manifest is Manifest => manifest !== null)
   const importsOnly = headerOnlyFiles(collected.code)
   for (const file of collected.code) if (importsOnly.has(file.path)) file.importsOnly = true
-  const facts = await analyzeFiles(collected.code, options.signal)
+  const facts = await analyzeFiles(collected.code, options.signal, options.onProgress)
   options.signal?.throwIfAborted()
+  options.onProgress?.('the summary of the whole repository')
   const program = new Program(facts, manifests)
   const classifier = new ExitClassifier(program)
   for (const file of facts) {

@@ -10,10 +10,10 @@ export const rulesetResolvers: Resolvers = {
     ruleset: (_parent, { id }, { em }) => getRuleset(em, parseId(id, 'ruleset')),
   },
   Mutation: {
-    createRuleset: async (_parent, { input }, { em, caller }) =>
-      createRuleset(em, await checkRulesetInput({ ...input, repoIds: input.repoIds?.map((id) => parseId(id, 'repository')) }, 'create'), authorOf(caller)),
-    updateRuleset: async (_parent, { id, input }, { em }) =>
-      updateRuleset(em, parseId(id, 'ruleset'), await checkRulesetInput({ ...input, repoIds: input.repoIds?.map((repoId) => parseId(repoId, 'repository')) }, 'update')),
+    createRuleset: async (_parent, { input }, { em, caller, runtime }) =>
+      createRuleset(em, await checkRulesetInput({ ...input, repoIds: input.repoIds?.map((id) => parseId(id, 'repository')) }, 'create', runtime.ruleLimits), authorOf(caller)),
+    updateRuleset: async (_parent, { id, input }, { em, runtime }) =>
+      updateRuleset(em, parseId(id, 'ruleset'), await checkRulesetInput({ ...input, repoIds: input.repoIds?.map((repoId) => parseId(repoId, 'repository')) }, 'update', runtime.ruleLimits)),
     deleteRuleset: async (_parent, { id }, { em }) => {
       await deleteRuleset(em, parseId(id, 'ruleset'))
       return true
