@@ -72,7 +72,7 @@ export function buildFinding(file: SourceFile, span: MatchSpan, metadata: Findin
     codeSnippet: snippetOf(lines, span),
     contextBefore: joinLines(lines.slice(Math.max(0, span.startLine - CONTEXT_LINES), span.startLine)),
     contextAfter: joinLines(lines.slice(last + 1, last + 1 + CONTEXT_LINES)),
-    remediation: file.redactText(metadata.remediation),
+    remediation: metadata.remediation === null ? null : file.redactText(metadata.remediation),
     remediationCode: metadata.remediationCode === null ? null : file.redactText(metadata.remediationCode),
     cweIds: metadata.cweIds,
     owaspCategory: metadata.owaspCategory,

@@ -45,6 +45,30 @@ const CWE = /^CWE-[1-9]\d*$/
 
 const severityWords = [...SEVERITIES, ...Object.keys(AST_GREP_SEVERITIES)] as string[]
 
+/** ast-grep's language aliases (its docs write `language: JavaScript`, `ts`, `py`...). */
+const LANGUAGE_ALIASES: Record<string, string> = {
+  js: 'javascript',
+  jsx: 'javascript',
+  ts: 'typescript',
+  py: 'python',
+  golang: 'go',
+  kt: 'kotlin',
+  rb: 'ruby',
+  rs: 'rust',
+  cs: 'csharp',
+  cc: 'cpp',
+  'c++': 'cpp',
+  cxx: 'cpp',
+  sh: 'bash',
+}
+
+/** A language name as ast-grep accepts it (any case, or an alias), in the engine's spelling. */
+function canonicalLanguage(value: unknown): unknown {
+  if (typeof value !== 'string') return value
+  const lower = value.trim().toLowerCase()
+  return LANGUAGE_ALIASES[lower] ?? lower
+}
+
 const nonEmptyText = (field: string) =>
   z.string({ error: `${field} must be a string` }).trim().min(1, { error: `${field} must not be empty` })
 
@@ -56,7 +80,10 @@ export const ruleDocumentSchema = z.strictObject(
     id: z
       .string({ error: 'id must be a string' })
       .regex(RULE_ID, { error: 'id must be dot-separated words of letters, digits, "-" or "_"' }),
-    language: z.enum(CODE_LANGUAGES, { error: (issue) => `unknown language ${JSON.stringify(issue.input)} (known: ${CODE_LANGUAGES.join(', ')})` }),
+    language: z.preprocess(
+      canonicalLanguage,
+      z.enum(CODE_LANGUAGES, { error: (issue) => `unknown language ${JSON.stringify(issue.input)} (known: ${CODE_LANGUAGES.join(', ')})` }),
+    ),
     rule: astGrepObject('rule'),
     constraints: astGrepObject('constraints').optional(),
     utils: astGrepObject('utils').optional(),
@@ -91,7 +118,54 @@ export const ruleDocumentSchema = z.strictObject(
   { error: (issue) => (issue.code === 'unrecognized_keys' ? undefined : 'a rule document must be a mapping') },
 )
 
-export type ParsedRuleDocument = z.infer<typeof ruleDocumentSchema>
+/**
+ * A user rule (rulesets, the CLI's --rules) may be written in ast-grep's own format: only `id`,
+ * `language`, `rule` and `message` are required. The security metadata is optional, and still
+ * checked when given; rules-loader.ts fills what is left out (userRuleDefaults).
+ */
+export const userRuleDocumentSchema = ruleDocumentSchema
+  .extend({
+    // ast-grep's documentation keys: accepted, not used by the scan
+    url: z.string({ error: 'url must be a string' }).optional(),
+    metadata: z.record(z.string(), z.unknown(), { error: 'metadata must be a mapping' }).optional(),
+  })
+  .partial({
+  severity: true,
+  title: true,
+  category: true,
+  cwe: true,
+  owasp: true,
+  cvss: true,
+  confidence: true,
+  remediation: true,
+})
+
+export type ParsedRuleDocument = z.infer<typeof userRuleDocumentSchema>
+
+/**
+ * What a user rule that says nothing of its impact is taken to mean: its severity (medium when
+ * absent) sets a representative CVSS score and how much a match is trusted. Nothing else is
+ * invented: no CWE, no OWASP entry, no remediation.
+ */
+const SEVERITY_DEFAULTS: Record<Severity, { cvss: number; confidence: number }> = {
+  critical: { cvss: 9.0, confidence: 0.8 },
+  high: { cvss: 7.5, confidence: 0.7 },
+  medium: { cvss: 5.0, confidence: 0.6 },
+  low: { cvss: 3.0, confidence: 0.5 },
+  info: { cvss: 0.0, confidence: 0.5 },
+}
+
+export const DEFAULT_USER_RULE_SEVERITY: Severity = 'medium'
+
+export function userRuleDefaults(severity: Severity): { cvss: number; confidence: number } {
+  return SEVERITY_DEFAULTS[severity]
+}
+
+/** A short title from a rule's message: its first line, at most 120 characters. */
+export function titleFromMessage(message: string): string {
+  const firstLine = message.trim().split('\n')[0]?.trim() ?? ''
+  return firstLine.length > 120 ? `${firstLine.slice(0, 119)}…` : firstLine
+}
 
 export function normalizeSeverity(value: string): Severity {
   const lower = value.toLowerCase()

@@ -13,7 +13,7 @@ import type { NapiConfig } from '@ast-grep/napi'
 import type { RuleDocument } from './types.ts'
 import { fileLanguagesForRule, isCodeLanguage, isLanguageAvailable, napiLanguage } from './languages.ts'
 import type { CodeLanguage } from './languages.ts'
-import { normalizeSeverity, ruleDocumentSchema } from './rule-schema.ts'
+import { DEFAULT_USER_RULE_SEVERITY, normalizeSeverity, ruleDocumentSchema, titleFromMessage, userRuleDefaults, userRuleDocumentSchema, type ParsedRuleDocument } from './rule-schema.ts'
 import { DEFAULT_RULE_LIMITS, MAX_YAML_ALIAS_COUNT, ruleValueProblem, tokenizeRuleText } from './rule-limits.ts'
 import type { RuleLimits } from './rule-limits.ts'
 
@@ -56,8 +56,11 @@ export function ruleOrigin(rule: RuleDocument): RuleOrigin | undefined {
 }
 
 export interface ParseRulesOptions {
-  /** Built-in rules must be named `<language>.<category>.<name>`. */
-  requireQualifiedIds?: boolean
+  /**
+   * The built-in rules' strict form: every metadata field given, ids named
+   * `<language>.<category>.<name>`. User rules (the default) may be plain ast-grep rules.
+   */
+  builtin?: boolean
   /** Bounds on the text (rule-limits.ts); DEFAULT_RULE_LIMITS unless given, none for `null` (the built-in rules). */
   limits?: RuleLimits | null
 }
@@ -121,7 +124,7 @@ export function parseRulesTextLeniently(
       continue
     }
 
-    const parsed = ruleDocumentSchema.safeParse(data)
+    const parsed = (options.builtin ? ruleDocumentSchema : userRuleDocumentSchema).safeParse(data)
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const path = issue.path.filter((key): key is string | number => typeof key !== 'symbol')
@@ -146,28 +149,30 @@ export function parseRulesTextLeniently(
       continue
     }
 
-    const value = parsed.data
+    const value: ParsedRuleDocument = parsed.data
+    const severity = value.severity === undefined ? DEFAULT_USER_RULE_SEVERITY : normalizeSeverity(value.severity)
+    const defaults = userRuleDefaults(severity)
     const rule: RuleDocument = {
       id: value.id,
       language: value.language,
       rule: value.rule,
       ...(value.constraints ? { constraints: value.constraints } : {}),
       ...(value.utils ? { utils: value.utils } : {}),
-      severity: normalizeSeverity(value.severity),
+      severity,
       message: value.message,
       ...(value.note !== undefined ? { note: value.note } : {}),
       ...(value.fix !== undefined ? { fix: value.fix } : {}),
-      title: value.title,
-      category: value.category,
-      cwe: value.cwe,
-      owasp: value.owasp,
-      cvss: value.cvss,
-      confidence: value.confidence,
-      remediation: value.remediation,
+      title: value.title ?? titleFromMessage(value.message),
+      category: value.category ?? 'custom',
+      cwe: value.cwe ?? [],
+      owasp: value.owasp ?? null,
+      cvss: value.cvss ?? defaults.cvss,
+      confidence: value.confidence ?? defaults.confidence,
+      remediation: value.remediation ?? null,
       tags: value.tags ?? [],
     }
 
-    if (options.requireQualifiedIds) {
+    if (options.builtin) {
       const prefix = `${rule.language}.${rule.category}.`
       if (!rule.id.startsWith(prefix) || rule.id.length === prefix.length) {
         report(rule.id, pathLine(doc, ['id'], lineOf) ?? start, `built-in rule ids must be "${prefix}<name>"`)
@@ -399,7 +404,7 @@ export function loadBuiltinRulesLeniently(dir: string = builtinRulesDir()): Buil
     } catch {
       continue // removed between listing and reading
     }
-    const { rules: valid, problems: invalid } = parseRulesTextLeniently(text, source, { requireQualifiedIds: true, limits: null })
+    const { rules: valid, problems: invalid } = parseRulesTextLeniently(text, source, { builtin: true, limits: null })
     problems.push(...invalid)
     for (const rule of valid) {
       const first = seen.get(rule.id)

@@ -88,7 +88,10 @@ function descriptorFor(finding: Finding, rule: RuleDocument | undefined): SarifR
   const remediation = rule?.remediation ?? finding.remediation
   const full = rule ? [rule.message, rule.note].filter(Boolean).join(' ') : finding.description
   const fix = rule?.fix
-  const markdown = [`**${title}** (${finding.cweIds.join(', ')}, ${finding.owaspCategory})`, '', full, '', `**Remediation:** ${remediation}`]
+  // a user rule may name no CWE, OWASP entry or remediation: only what is known is said
+  const references = [...finding.cweIds, ...(finding.owaspCategory ? [finding.owaspCategory] : [])]
+  const markdown = [references.length > 0 ? `**${title}** (${references.join(', ')})` : `**${title}**`, '', full]
+  if (remediation) markdown.push('', `**Remediation:** ${remediation}`)
   if (fix) markdown.push('', 'Suggested fix:', '', '```', fix, '```')
   const tags = [...new Set(['security', finding.category, ...(rule?.tags ?? finding.tags), ...cweTags(finding.cweIds)])]
   return {
@@ -96,7 +99,7 @@ function descriptorFor(finding: Finding, rule: RuleDocument | undefined): SarifR
     name: descriptorName(title) || finding.ruleId,
     shortDescription: { text: title },
     fullDescription: { text: full },
-    help: { text: remediation, markdown: markdown.join('\n') },
+    help: { text: remediation ?? full, markdown: markdown.join('\n') },
     defaultConfiguration: { level: levelOf(finding.severity) },
     properties: {
       tags,

@@ -50,6 +50,8 @@ export const CATEGORIES = [
   'insecure-temp-file',
   // Files or directories made writable or readable by everyone, not path manipulation.
   'insecure-permissions',
+  // A user rule that names no category of its own (rules written in ast-grep's plain format).
+  'custom',
 ] as const
 export type Category = (typeof CATEGORIES)[number]
 
@@ -72,14 +74,15 @@ export interface RuleDocument {
   fix?: string
   title: string
   category: Category
-  /** e.g. ["CWE-89"] */
+  /** e.g. ["CWE-89"]; empty for a user rule that names none */
   cwe: string[]
-  /** OWASP Top 10 2021, e.g. "A03:2021 - Injection" */
-  owasp: string
+  /** OWASP Top 10 2021, e.g. "A03:2021 - Injection"; null for a user rule that names none */
+  owasp: string | null
   cvss: number
   /** 0..1 */
   confidence: number
-  remediation: string
+  /** null for a user rule that gives none */
+  remediation: string | null
   tags?: string[]
 }
 
@@ -108,10 +111,10 @@ export interface Finding {
   codeSnippet: string
   contextBefore: string
   contextAfter: string
-  remediation: string
+  remediation: string | null
   remediationCode: string | null
   cweIds: string[]
-  owaspCategory: string
+  owaspCategory: string | null
   cvssScore: number
   tags: string[]
   fingerprint: string

@@ -26,6 +26,13 @@ describe('parapet scan', () => {
     expect(report.findings.map((finding: { filePath: string }) => finding.filePath)).toContain('app.py')
   })
 
+  it('runs a plain ast-grep rule given with --rules', () => {
+    const dir = tempTree({ 'src/app.js': 'function start(port) {\n  console.log(port)\n}\n', 'rules.yml': 'id: no-console-log\nlanguage: javascript\nseverity: info\nmessage: console.log left in code\nrule:\n  pattern: console.log($A)\n' })
+    const result = run('npx', ['--no-install', 'parapet', 'scan', `${dir}/src`, '--rules', `${dir}/rules.yml`, '--no-builtin-rules'])
+    expect(result.status, result.stderr).toBe(0)
+    expect(JSON.parse(result.stdout).findings).toEqual([expect.objectContaining({ ruleId: 'no-console-log', lineNumber: 2, category: 'custom', severity: 'info', owaspCategory: null, remediation: null })])
+  })
+
   it('shows its options with --help, and the other commands with parapet --help', () => {
     expect(run('npx', ['--no-install', 'parapet', 'scan', '--help']).stdout).toMatch(/Usage: parapet scan <dir>/)
     expect(run('npx', ['--no-install', 'parapet', '--help']).stdout).toMatch(/parapet scan <dir>/)

@@ -54,7 +54,7 @@ describe('parseRulesText', () => {
     const text = '# leading comment\nid: lonely.rule\nlanguage: python\nrule: { pattern: foo() }\n'
     const problems = problemsOf(text)
     expect(problems.every((problem) => problem.ruleId === 'lonely.rule' && problem.line === 2)).toBe(true)
-    expect(problems.map((problem) => problem.message)).toContain('missing required field "remediation"')
+    expect(problems.map((problem) => problem.message)).toContain('missing required field "message"')
   })
 
   it('reports ast-grep errors (unknown kind, bad regex, undefined util) on the rule line', () => {
@@ -102,9 +102,40 @@ describe('parseRulesText', () => {
 
   it('enforces <language>.<category>.<name> ids for built-in rules only', () => {
     expect(parseRulesText(ruleYaml({ id: 'my-rule' }))).toHaveLength(1)
-    expect(() => parseRulesText(ruleYaml({ id: 'my-rule' }), 'builtin.yml', { requireQualifiedIds: true })).toThrow(
+    expect(() => parseRulesText(ruleYaml({ id: 'my-rule' }), 'builtin.yml', { builtin: true })).toThrow(
       'built-in rule ids must be "python.command-injection.<name>"',
     )
+  })
+})
+
+describe('user rules in ast-grep\'s own format', () => {
+  const plain = 'id: no-console-log\nlanguage: JavaScript\nmessage: console.log left in code\nrule:\n  pattern: console.log($A)\nurl: https://example.com/rules/no-console-log\nmetadata: { owner: web-team }\n'
+
+  it('need only id, language, rule and message; the rest is filled honestly from the severity', () => {
+    const [rule] = parseRulesText(plain)
+    expect(rule).toMatchObject({
+      id: 'no-console-log',
+      language: 'javascript',
+      severity: 'medium',
+      title: 'console.log left in code',
+      category: 'custom',
+      cwe: [],
+      owasp: null,
+      cvss: 5,
+      confidence: 0.6,
+      remediation: null,
+    })
+    const [critical] = parseRulesText(plain.replace('language: JavaScript', 'language: js\nseverity: critical'))
+    expect(critical).toMatchObject({ language: 'javascript', severity: 'critical', cvss: 9 })
+  })
+
+  it('still need the four fields ast-grep requires', () => {
+    const problems = problemsOf('id: r\nlanguage: python\n')
+    expect(problems.map((problem) => problem.message)).toEqual(expect.arrayContaining(['missing required field "rule"', 'missing required field "message"']))
+  })
+
+  it('are not the form of built-in rules, which must give every field', () => {
+    expect(() => parseRulesText(plain, 'builtin.yml', { builtin: true })).toThrow(/missing required field "title"/)
   })
 })
 

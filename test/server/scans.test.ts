@@ -251,6 +251,48 @@ remediation: Call transfer() instead.
     ])
     expect((await results(unlinked.id)).issues).toEqual([])
   })
+
+  it("accept a plain ast-grep rule as its users write it, with honest defaults in the issues it finds", async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const repository = await uploadProject(app, caller, { 'src/app.js': 'function start(port) {\n  console.log(port)\n}\n' })
+    const rules = `id: no-console-log
+language: javascript
+severity: info
+message: console.log left in code
+rule:
+  pattern: console.log($A)
+`
+    const ruleset = await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'lint', rules_text: rules, repo_ids: [repository.id] } })
+    expect(ruleset.status).toBe(201)
+    const created = await app.request(`/api/scans/${repository.id}`, { method: 'POST', headers: caller.headers, json: { scan_type: 'quick' } })
+    await waitForScan(app, caller, created.body.id, isTerminal)
+    const results = (await app.request(`/api/scans/${created.body.id}/results`, { headers: caller.headers })).body
+    expect(results.issues).toEqual([
+      expect.objectContaining({
+        rule_id: 'no-console-log',
+        file_path: 'src/app.js',
+        line_number: 2,
+        title: 'console.log left in code',
+        description: 'console.log left in code',
+        category: 'custom',
+        severity: 'info',
+        cwe_ids: [],
+        owasp_category: null,
+        remediation: null,
+      }),
+    ])
+  })
+
+  it('check the security metadata of a plain rule when it is given (422 naming the field)', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const rules = 'id: weak\nlanguage: python\nmessage: weak\nrule: { pattern: md5($X) }\ncwe: [SQLI-89]\nowasp: "A03:2021 - Cryptography"\ncategory: wrong\n'
+    const response = await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'bad-meta', rules_text: rules } })
+    expect(response.status).toBe(422)
+    const messages = response.body.detail.map((item: { msg: string }) => item.msg).join('\n')
+    expect(messages).toMatch(/cwe entries look like "CWE-89"/)
+    expect(messages).toMatch(/owasp A03:2021 is "Injection"/)
+    expect(messages).toMatch(/unknown category "wrong"/)
+  })
 })
 
 describe('data-flow findings', () => {
