@@ -23,7 +23,7 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Open
   if (!url) throw new Error('no database')
   if (embedded) logger.info('embedded PostgreSQL started', { dataDir: config.database.embedded.dataDir, port: config.database.embedded.port })
   try {
-    const orm = await connectDatabase({ url, poolSize: config.database.poolSize })
+    const orm = await connectDatabase({ url, poolSize: config.database.poolSize, connectTimeoutMs: config.database.connectTimeoutMs })
     await migrateDatabase(orm)
     return {
       url,

@@ -15,9 +15,10 @@ import { useServer } from 'graphql-ws/use/ws'
 import { WebSocketServer } from 'ws'
 import type { Authenticator } from '../auth/authenticate.ts'
 import type { Caller } from '../auth/caller.ts'
+import { databaseUnavailable } from '../db/unavailable.ts'
 import { DomainError, PayloadTooLargeError, ValidationError } from '../errors.ts'
 import { createContext, type GraphQLContext } from '../graphql/context.ts'
-import { createErrorFormatter } from '../graphql/format-error.ts'
+import { createErrorFormatter, unavailableResponsePlugin } from '../graphql/format-error.ts'
 import { jitGateway } from '../graphql/jit-executor.ts'
 import { checkQueryLimits, type QueryLimits } from '../graphql/limits.ts'
 import { buildSchema } from '../graphql/schema.ts'
@@ -72,6 +73,11 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
           ctx.extra.caller = await authenticate(credentialsFromConnectionParams(ctx.connectionParams))
           return true
         } catch (error) {
+          if (databaseUnavailable(error)) {
+            // 1013 "try again later": clients reconnect, as they retry after a 503
+            ctx.extra.socket.close(1013, 'Service unavailable: retry shortly')
+            return false
+          }
           if (!(error instanceof DomainError)) logger.error('websocket authentication failed', { error })
           return false
         }
@@ -82,6 +88,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
         try {
           ctx.extra.caller = await authenticate(credentialsFromConnectionParams(ctx.connectionParams))
         } catch (error) {
+          const unavailable = databaseUnavailable(error)
+          if (unavailable) return [new GraphQLError(unavailable.message, { originalError: unavailable })]
           const message = error instanceof DomainError ? error.message : 'Not authenticated'
           return [new GraphQLError(message, { extensions: { code: 'UNAUTHENTICATED', status: 401 } })]
         }
@@ -114,6 +122,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       ApolloServerPluginLandingPageDisabled(),
       // no cache hints are given; the plugin would otherwise wrap every field resolver of the (shared) schema
       ApolloServerPluginCacheControlDisabled(),
+      unavailableResponsePlugin(),
       { async serverWillStart() { return { async drainServer() { await wsCleanup.dispose() } } } },
       {
         async requestDidStart() {
@@ -137,7 +146,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       await orm.em.getConnection().execute('select 1', [], 'get')
       res.json({ status: 'ready' })
     } catch {
-      res.status(503).json({ status: 'unavailable', detail: 'database unreachable' })
+      res.status(503).set('Retry-After', '5').json({ status: 'unavailable', detail: 'database unreachable' })
     }
   })
 
@@ -183,6 +192,11 @@ async function authenticateGraphQLRequest(authenticate: Authenticator, req: Requ
   try {
     return await authenticate(credentialsFromHeaders(req.headers))
   } catch (error) {
+    // the API key could not be looked up: answered like any operation failing for that reason
+    const unavailable = databaseUnavailable(error)
+    if (unavailable) {
+      throw new GraphQLError(unavailable.message, { originalError: unavailable, extensions: { http: { status: 503, headers: new Map([['retry-after', String(unavailable.retryAfterSeconds)]]) } } })
+    }
     const response = toRestError(error)
     if (response.status !== 401) throw error
     throw new GraphQLError(String(response.body.detail), {
