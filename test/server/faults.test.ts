@@ -25,6 +25,9 @@ function record(what: string, ms: number): void {
   process.stdout.write(`[faults] ${what}: ${(ms / 1000).toFixed(1)} s\n`)
 }
 
+// each test takes 10-30 s on a busy 2-core machine; the bound is generous, not a target
+const FAULT_TEST_TIMEOUT_MS = 300_000
+
 const messagesOf = (logs: { message: string }[]) => logs.map((entry) => entry.message)
 
 describe('the database killed under a running service', () => {
@@ -79,7 +82,7 @@ describe('the database killed under a running service', () => {
     expect(service.output()).not.toContain('unhandled promise rejection')
     service.child.kill('SIGTERM')
     expect(await service.exited).toBe(0)
-  })
+  }, FAULT_TEST_TIMEOUT_MS)
 })
 
 describe('a worker killed with SIGKILL mid-scan', () => {
@@ -109,7 +112,7 @@ describe('a worker killed with SIGKILL mid-scan', () => {
     expect(task.body).toMatchObject({ status: 'completed' })
     next.child.kill('SIGTERM')
     expect(await next.exited).toBe(0)
-  })
+  }, FAULT_TEST_TIMEOUT_MS)
 })
 
 describe('npm start with its embedded PostgreSQL', () => {
@@ -168,5 +171,5 @@ describe('npm start with its embedded PostgreSQL', () => {
       }
       await fs.rm(folder, { recursive: true, force: true })
     }
-  })
+  }, FAULT_TEST_TIMEOUT_MS)
 })
