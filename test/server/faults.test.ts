@@ -59,7 +59,7 @@ describe('the database killed under a running service', () => {
     expect((await api.request('/readyz')).status).toBe(503)
     expect((await api.request('/healthz')).status).toBe(200)
 
-    // the scan reaches the end of its analysis and finds nowhere to write it
+    // the scan meets the outage at its next read or write (its content, its results)
     await waitUntil(() => service.output().includes('scan interrupted: the database is unreachable'), 180_000, 'the scan to meet the outage')
     expect(service.child.exitCode).toBeNull()
 
