@@ -67,12 +67,14 @@ export class ValidationError extends DomainError {
   }
 }
 
+/** What clients are told to wait before retrying while the database is unreachable (Retry-After). */
+export const DATABASE_RETRY_AFTER_SECONDS = 5
+
 export class DatabaseUnavailableError extends DomainError {
   readonly kind = 'unavailable'
   constructor(
     message = 'The service is temporarily unavailable (its database cannot be reached); retry shortly',
-    /** what clients are told to wait before retrying (Retry-After) */
-    readonly retryAfterSeconds = 5,
+    readonly retryAfterSeconds = DATABASE_RETRY_AFTER_SECONDS,
   ) {
     super(message)
   }

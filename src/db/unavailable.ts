@@ -48,7 +48,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     }
     // knex gives up waiting for a pooled connection (the pool is exhausted or cannot connect)
     if (name === 'KnexTimeoutError') return true
-    return typeof message === 'string' && CODELESS_MESSAGES.has(message)
+    if (typeof message !== 'string') return false
+    // knex prefixes the statement: "<sql> - Connection terminated unexpectedly"
+    return CODELESS_MESSAGES.has(message) || CODELESS_MESSAGES.has(message.slice(message.lastIndexOf(' - ') + 3))
   })
 }
 

@@ -16,7 +16,7 @@ import { WebSocketServer } from 'ws'
 import type { Authenticator } from '../auth/authenticate.ts'
 import type { Caller } from '../auth/caller.ts'
 import { databaseUnavailable } from '../db/unavailable.ts'
-import { DomainError, PayloadTooLargeError, ValidationError } from '../errors.ts'
+import { DATABASE_RETRY_AFTER_SECONDS, DomainError, PayloadTooLargeError, ValidationError } from '../errors.ts'
 import { createContext, type GraphQLContext } from '../graphql/context.ts'
 import { createErrorFormatter, unavailableResponsePlugin } from '../graphql/format-error.ts'
 import { jitGateway } from '../graphql/jit-executor.ts'
@@ -146,7 +146,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       await orm.em.getConnection().execute('select 1', [], 'get')
       res.json({ status: 'ready' })
     } catch {
-      res.status(503).set('Retry-After', '5').json({ status: 'unavailable', detail: 'database unreachable' })
+      res.status(503).set('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS)).json({ status: 'unavailable', detail: 'database unreachable' })
     }
   })
 

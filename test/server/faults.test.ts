@@ -29,6 +29,7 @@ function record(what: string, ms: number): void {
 const FAULT_TEST_TIMEOUT_MS = 300_000
 
 const messagesOf = (logs: { message: string }[]) => logs.map((entry) => entry.message)
+const started = (entry: { message: string }) => entry.message === 'Scan started'
 
 describe('the database killed under a running service', () => {
   it('answers 503 with Retry-After while it is down, recovers when it returns, and retries the interrupted scan to completion', async () => {
@@ -42,7 +43,7 @@ describe('the database killed under a running service', () => {
     const created = await api.request(`/api/scans/${repository.id}`, { method: 'POST', headers: caller.headers, json: { scan_type: 'quick' } })
     expect(created.status).toBe(201)
     const scanId = created.body.id as string
-    await waitForScan(api, caller, scanId, (status) => status === 'running' || isTerminal(status))
+    await waitUntil(async () => ((await api.request(`/api/scans/${scanId}/logs`, { headers: caller.headers })).body ?? []).some(started), 120_000, 'the scan to start')
 
     await database.kill()
 
@@ -92,7 +93,6 @@ describe('a worker killed with SIGKILL mid-scan', () => {
     const doomed = await startServiceProcess('worker', app.db.url, { WORKER_CONCURRENCY: '1' })
     const created = await app.request(`/api/scans/${repository.id}`, { method: 'POST', headers: caller.headers, json: { scan_type: 'quick' } })
     const scanId = created.body.id as string
-    const started = (entry: { message: string }) => entry.message === 'Scan started'
     await waitUntil(async () => (await app.request(`/api/scans/${scanId}/logs`, { headers: caller.headers })).body.some(started), 120_000, 'the first attempt to start')
     doomed.child.kill('SIGKILL')
     const killedAt = Date.now()

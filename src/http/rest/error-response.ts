@@ -4,7 +4,7 @@
  * its details go to the log, never to the client.
  */
 import { databaseUnavailable } from '../../db/unavailable.ts'
-import { assertUnreachable, DatabaseUnavailableError, DomainError, ValidationError } from '../../errors.ts'
+import { assertUnreachable, DATABASE_RETRY_AFTER_SECONDS, DatabaseUnavailableError, DomainError, ValidationError } from '../../errors.ts'
 
 export interface RestErrorResponse {
   status: number
@@ -34,7 +34,7 @@ export function toRestError(thrown: unknown): RestErrorResponse {
     case 'validation':
       return { status: 422, body: { detail: error instanceof ValidationError ? error.issues : [] } }
     case 'unavailable':
-      return { status: 503, body: { detail: error.message }, headers: { 'Retry-After': String(error instanceof DatabaseUnavailableError ? error.retryAfterSeconds : 5) } }
+      return { status: 503, body: { detail: error.message }, headers: { 'Retry-After': String(error instanceof DatabaseUnavailableError ? error.retryAfterSeconds : DATABASE_RETRY_AFTER_SECONDS) } }
     default:
       return assertUnreachable(kind)
   }
