@@ -1,7 +1,8 @@
 /**
  * Faults, really done to real processes: the database killed under a running service and
- * started again, a worker killed with SIGKILL mid-scan, `npm start` killed with SIGKILL and
- * started again over its orphaned embedded PostgreSQL, and that PostgreSQL killed under it.
+ * started again, a worker killed with SIGKILL mid-scan, a worker frozen (SIGSTOP) past the
+ * heartbeat timeout and resumed, `npm start` killed with SIGKILL and started again over its
+ * orphaned embedded PostgreSQL, and that PostgreSQL killed under it.
  * Waits are bounded and generous; nothing asserts how fast. The times the service took are
  * printed (`[faults]` lines) for the record.
  */
@@ -112,6 +113,37 @@ describe('a worker killed with SIGKILL mid-scan', () => {
     expect(task.body).toMatchObject({ status: 'completed' })
     next.child.kill('SIGTERM')
     expect(await next.exited).toBe(0)
+  }, FAULT_TEST_TIMEOUT_MS)
+})
+
+describe('a worker frozen longer than the heartbeat timeout', () => {
+  it('loses its scan to a retry, and once resumed leaves it alone: the scan completes once, its issues stored once', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const repository = await uploadProject(app, caller, { ...vulnerableProject(), ...largeProject(1500) })
+    const frozen = await startServiceProcess('worker', app.db.url, { WORKER_CONCURRENCY: '1' })
+    const created = await app.request(`/api/scans/${repository.id}`, { method: 'POST', headers: caller.headers, json: { scan_type: 'quick' } })
+    const scanId = created.body.id as string
+    await waitUntil(async () => (await app.request(`/api/scans/${scanId}/logs`, { headers: caller.headers })).body.some(started), 120_000, 'the first attempt to start')
+    frozen.child.kill('SIGSTOP')
+    const next = await startServiceProcess('worker', app.db.url, { WORKER_CONCURRENCY: '1' })
+
+    const done = await waitForScan(app, caller, scanId, isTerminal, 180_000)
+    expect(done).toMatchObject({ status: 'completed' })
+    frozen.child.kill('SIGCONT')
+    await waitUntil(() => frozen.output().includes('the scan was retried by another attempt'), 120_000, 'the resumed worker to give the scan up')
+
+    const messages = messagesOf((await app.request(`/api/scans/${scanId}/logs`, { headers: caller.headers })).body)
+    expect(messages.filter((message) => message === 'Scan started')).toHaveLength(2)
+    expect(messages).not.toContain('Scan stopped')
+    expect(messages.at(-1)).toMatch(/^Scan completed/)
+    const results = await app.request(`/api/scans/${scanId}/results`, { headers: caller.headers })
+    const fingerprints = results.body.issues.map((issue: { fingerprint: string }) => issue.fingerprint)
+    expect(fingerprints.length).toBeGreaterThan(0)
+    expect(new Set(fingerprints).size).toBe(fingerprints.length)
+    expect(results.body.summary.total_issues).toBe(fingerprints.length)
+    expect((await app.request(`/api/scans/${scanId}/status`, { headers: caller.headers })).body).toMatchObject({ status: 'completed', issues_found: fingerprints.length })
+    for (const worker of [frozen, next]) worker.child.kill('SIGTERM')
+    expect(await Promise.all([frozen.exited, next.exited])).toEqual([0, 0])
   }, FAULT_TEST_TIMEOUT_MS)
 })
 
