@@ -11,6 +11,7 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
 import { findFreePort, runningEmbeddedDatabaseUrl } from '../../src/db/embedded.ts'
 import { connectDatabase } from '../../src/db/orm.ts'
 import { expectNoInternals, TEST_JWT_SECRET, useTestApp } from '../support/app.ts'
@@ -60,6 +61,10 @@ describe('the database killed under a running service', () => {
     expectNoInternals(graphql)
     expect((await api.request('/readyz')).status).toBe(503)
     expect((await api.request('/healthz')).status).toBe(200)
+    // a WebSocket client is told to try again later (1013), as graphql-ws clients then do
+    const socket = new WebSocket(service.url.replace('http', 'ws') + '/graphql', 'graphql-transport-ws')
+    socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { apiKey: caller.headers['X-API-Key'] } })))
+    expect(await new Promise((resolve) => socket.on('close', (code) => resolve(code)))).toBe(1013)
 
     // the scan meets the outage at its next read or write (its content, its results)
     await waitUntil(() => service.output().includes('scan interrupted: the database is unreachable'), 180_000, 'the scan to meet the outage')
