@@ -12,7 +12,8 @@
  *   used up.
  * - An attempt writes only while the scan is still its own (running, with the start time it
  *   claimed): one superseded by a retry (src/modules/scans/stale-scans.ts) aborts and leaves
- *   the job to the attempt that took it over.
+ *   the job to the attempt that took it over. A retry first discards the issues an interrupted
+ *   attempt stored.
  * - Any other error marks the scan failed with a short reason (failure-reason.ts; the details go
  *   to the service log); the task returns normally (a scan that failed once would fail again).
  */
@@ -64,6 +65,7 @@ export function createRunScanTask(deps: RunScanDependencies): Task {
       { status: 'running', startedAt: payload.startedAt, heartbeatAt: new Date(), updatedAt: new Date(), error: null },
     )
     if (claimed === 0) return // stopped (or already handled) before it could start
+    if (helpers.job.attempts > 1) await discardEarlierAttempts(deps.orm, payload)
     await setRepositoryStatus(deps.orm, payload, 'running')
 
     const controller = new AbortController()
@@ -80,7 +82,7 @@ export function createRunScanTask(deps: RunScanDependencies): Task {
         await requeue(deps.orm, payload)
         throw new Error('worker shut down during the scan; requeued')
       }
-      if (isDatabaseUnavailable(error)) return await retryAfterOutage(deps, payload, progress, helpers)
+      if (isDatabaseUnavailable(error) && !controller.signal.aborted) return await retryAfterOutage(deps, payload, progress, helpers)
       if (controller.signal.aborted) {
         if (await isSuperseded(deps.orm, payload)) throw new Error('the scan was retried by another attempt')
         progress.log('info', 'Scan stopped')
@@ -175,10 +177,23 @@ async function retryAfterOutage(deps: RunScanDependencies, payload: ClaimedScan,
     await requeue(deps.orm, payload)
     throw new Error('the database became unreachable during the scan; requeued')
   }
-  const reason = `The database became unreachable during the scan; retried ${attempts - 1} times`
+  const reason = `The database became unreachable during the scan; retried ${attempts - 1} ${attempts === 2 ? 'time' : 'times'}`
   progress.log('error', `Scan failed: ${reason}`)
   await progress.stop()
   await finishScan(deps.orm, payload, 'failed', { error: reason })
+}
+
+// Raw SQL bound to the scan's organization (docs/org-scoping.md, rule 4).
+const DISCARD_NOTES_SQL = 'delete from issue_notes where org_id = ? and issue_id in (select id from issues where scan_id = ? and org_id = ?)'
+const DISCARD_ISSUES_SQL = 'delete from issues where scan_id = ? and org_id = ?'
+
+/** An interrupted attempt may have stored some of the scan's issues: a retry stores them all afresh. */
+async function discardEarlierAttempts(orm: MikroORM, payload: ClaimedScan): Promise<void> {
+  await forkForOrg(orm.em, payload.orgId).transactional(async (tx) => {
+    const connection = tx.getConnection()
+    await connection.execute(DISCARD_NOTES_SQL, [payload.orgId, payload.scanId, payload.orgId], 'run', tx.getTransactionContext())
+    await connection.execute(DISCARD_ISSUES_SQL, [payload.scanId, payload.orgId], 'run', tx.getTransactionContext())
+  })
 }
 
 /** True when the scan is no longer this attempt's: another attempt claimed it since. */

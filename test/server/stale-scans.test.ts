@@ -1,14 +1,19 @@
 /**
  * Scans whose worker stopped sending heartbeats (killed, host lost): the stale-scan check
  * retries them while their job has attempts left, and fails them with the reason after the
- * last. Arranged in the database as a dead worker leaves them: the scan running with its
- * heartbeat long past, its job locked by a worker that is gone.
+ * last; the retry stores the scan's issues afresh. Arranged in the database as a dead worker
+ * leaves them: the scan running with its heartbeat long past, its job locked by a worker that
+ * is gone, some issues stored.
  */
 import type { MikroORM } from '@mikro-orm/postgresql'
 import { describe, expect, it } from 'vitest'
+import { forkForOrg } from '../../src/db/org-scope.ts'
+import { Scan } from '../../src/modules/scans/scan.entity.ts'
 import { useTestApp } from '../support/app.ts'
-import { makeApiKeyPrincipal, makeRepository, makeScan, type Principal } from '../support/factories.ts'
+import { makeApiKeyPrincipal, makeIssue, makeRepository, makeScan, type Principal } from '../support/factories.ts'
 import { waitUntil } from '../support/faults.ts'
+import { startServiceProcess } from '../support/processes.ts'
+import { isTerminal, uploadProject, vulnerableProject, waitForScan } from '../support/scans.ts'
 
 // no worker in this process: nothing runs a retried job, so its state stays visible
 const app = useTestApp({ heartbeatTimeoutSeconds: 5 })
@@ -72,4 +77,27 @@ describe('a running scan whose worker stopped responding', () => {
     expect(logs.body.at(-1)).toMatchObject({ level: 'error', message: `Scan failed: ${reason}` })
     expect(await repositoryOf(caller, repository.id)).toMatchObject({ last_scan_id: scan.id, last_scan_status: 'failed' })
   })
+})
+
+describe('a scan run again after an interrupted attempt', () => {
+  it('stores its issues afresh: what the interrupted attempt stored is discarded', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const repository = await uploadProject(app, caller, vulnerableProject())
+    const created = await app.request(`/api/scans/${repository.id}`, { method: 'POST', headers: caller.headers, json: { scan_type: 'quick' } })
+    const scanId = created.body.id as string
+    // what an attempt cut short leaves behind: an issue stored, the attempt counted
+    const scan = await forkForOrg(app.db.orm.em, caller.orgId).findOneOrFail(Scan, { id: scanId })
+    await makeIssue(app.db.orm, scan, { title: 'Stored by the interrupted attempt' })
+    await app.db.orm.em.getConnection().execute('update graphile_worker._private_jobs set attempts = 1 where key = ?', [scanId])
+
+    const worker = await startServiceProcess('worker', app.db.url, { WORKER_CONCURRENCY: '1' })
+    const done = await waitForScan(app, caller, scanId, isTerminal, 120_000)
+    expect(done).toMatchObject({ status: 'completed' })
+    const results = await app.request(`/api/scans/${scanId}/results`, { headers: caller.headers })
+    expect(results.body.issues.length).toBeGreaterThan(0)
+    expect(results.body.issues.map((issue: { title: string }) => issue.title)).not.toContain('Stored by the interrupted attempt')
+    expect(results.body.summary.total_issues).toBe(done.issues_found)
+    worker.child.kill('SIGTERM')
+    expect(await worker.exited).toBe(0)
+  }, 180_000)
 })
