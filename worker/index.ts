@@ -8,6 +8,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
 import { Logger as WorkerLogger, run, type Runner } from 'graphile-worker'
 import pg from 'pg'
+import { DEFAULT_CONNECT_TIMEOUT_MS } from '../src/db/orm.ts'
 import { CANCEL_CHANNEL, EventListener } from '../src/events/event-hub.ts'
 import type { Logger } from '../src/logger.ts'
 import { CancelRegistry } from './cancellations.ts'
@@ -40,7 +41,7 @@ function workerLogger(logger: Logger): WorkerLogger {
 
 export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const { logger } = options
-  const connectTimeoutMs = options.connectTimeoutMs ?? 10_000
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS
   const cancellations = new CancelRegistry()
   const cancels = new EventListener(options.connectionString, [CANCEL_CHANNEL], logger, { connectTimeoutMs })
   await cancels.start()

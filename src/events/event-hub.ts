@@ -10,6 +10,7 @@
 import { EventEmitter } from 'node:events'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import pg from 'pg'
+import { DEFAULT_CONNECT_TIMEOUT_MS } from '../db/orm.ts'
 import type { Logger } from '../logger.ts'
 
 export const EVENTS_CHANNEL = 'parapet_events'
@@ -52,7 +53,7 @@ export class EventListener {
   ) {}
 
   async start(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.connectionString, connectionTimeoutMillis: this.options.connectTimeoutMs ?? 10_000 })
+    const client = new pg.Client({ connectionString: this.connectionString, connectionTimeoutMillis: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS })
     client.on('notification', (message) => this.emitter.emit(message.channel, message.payload ?? ''))
     client.on('error', (error) => this.reconnectSoon(client, error))
     client.on('end', () => this.reconnectSoon(client, new Error('connection ended')))
