@@ -34,6 +34,7 @@ const environmentSchema = z
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     DATABASE_URL: optionalText.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
     DATABASE_POOL_SIZE: integer(1, 200).default(10),
+    DATABASE_CONNECT_TIMEOUT: integer(1, 600).default(10),
     PARAPET_DATA_DIR: z.string().default('.parapet-data'),
     EMBEDDED_PG_PORT: integer(1, 65535).default(54329),
     AUTH_JWT_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
@@ -108,6 +109,7 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
     database: {
       url: env.DATABASE_URL,
       poolSize: env.DATABASE_POOL_SIZE,
+      connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT * 1000,
       embedded: { dataDir: path.join(dataDir, 'pg'), port: env.EMBEDDED_PG_PORT },
     },
     auth: {

@@ -11,6 +11,9 @@
  * - Conflict: a uniqueness rule (ruleset name).
  * - PayloadTooLarge: a body or upload over its configured limit (REST 413).
  * - Validation: input that fails its schema; carries every failing field (REST 422 detail[]).
+ * - DatabaseUnavailable: the database cannot be reached right now (refused, shutting down,
+ *   connection lost); the request may succeed if retried (REST 503 with Retry-After).
+ *   Raised from driver errors by src/db/unavailable.ts, never by services themselves.
  */
 
 export interface ValidationIssue {
@@ -21,7 +24,7 @@ export interface ValidationIssue {
 }
 
 export abstract class DomainError extends Error {
-  abstract readonly kind: 'unauthenticated' | 'forbidden' | 'not_found' | 'bad_request' | 'conflict' | 'too_large' | 'validation'
+  abstract readonly kind: 'unauthenticated' | 'forbidden' | 'not_found' | 'bad_request' | 'conflict' | 'too_large' | 'validation' | 'unavailable'
 }
 
 export class UnauthenticatedError extends DomainError {
@@ -61,6 +64,19 @@ export class ValidationError extends DomainError {
   readonly kind = 'validation'
   constructor(readonly issues: ValidationIssue[]) {
     super(issues.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`).join('; '))
+  }
+}
+
+/** What clients are told to wait before retrying while the database is unreachable (Retry-After). */
+export const DATABASE_RETRY_AFTER_SECONDS = 5
+
+export class DatabaseUnavailableError extends DomainError {
+  readonly kind = 'unavailable'
+  constructor(
+    message = 'The service is temporarily unavailable (its database cannot be reached); retry shortly',
+    readonly retryAfterSeconds = DATABASE_RETRY_AFTER_SECONDS,
+  ) {
+    super(message)
   }
 }
 

@@ -2,16 +2,18 @@
  * The service's entry point. `--role all` (default: `npm start`) serves the API and runs the
  * worker in one process; `--role api` and `--role worker` run them apart, any number of each
  * against one database. SIGINT/SIGTERM: HTTP drained, worker stopped, database closed.
+ * A database outage after the start stops nothing: requests answer 503 and the worker waits.
  */
 import { parseArgs } from 'node:util'
 import { createAuthenticator } from './auth/authenticate.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { openDatabase } from './db/database.ts'
 import { EmbeddedDatabaseInUseError } from './db/embedded.ts'
+import { isDatabaseUnavailable } from './db/unavailable.ts'
 import { EVENTS_CHANNEL, EventListener } from './events/event-hub.ts'
 import { startApiServer } from './http/app.ts'
 import { startStaleScanReaper } from './modules/scans/stale-scans.ts'
-import { createLogger } from './logger.ts'
+import { createLogger, type Logger } from './logger.ts'
 import { startWorker } from '../worker/index.ts'
 
 type Role = 'all' | 'api' | 'worker'
@@ -22,6 +24,7 @@ async function main(): Promise<void> {
   if (!['all', 'api', 'worker'].includes(role)) throw new ConfigError([`--role: expected all, api or worker (got "${role}")`])
   const config = loadConfig()
   const logger = createLogger(config.logLevel)
+  survivePromiseRejections(logger)
   const database = await openDatabase(config, logger)
   const stops: (() => Promise<void>)[] = []
 
@@ -35,12 +38,13 @@ async function main(): Promise<void> {
       concurrency: config.worker.concurrency,
       maxFileBytes: config.limits.scanMaxFileBytes,
       scanLimits: { ...config.scans, ruleLimits: config.rules },
+      connectTimeoutMs: config.database.connectTimeoutMs,
       logger,
     })
     stops.unshift(() => worker.stop())
   }
   if (role !== 'worker') {
-    const events = new EventListener(database.url, [EVENTS_CHANNEL], logger)
+    const events = new EventListener(database.url, [EVENTS_CHANNEL], logger, { connectTimeoutMs: config.database.connectTimeoutMs })
     await events.start()
     stops.push(() => events.close())
     const authenticate = createAuthenticator(database.orm, config.auth)
@@ -61,6 +65,20 @@ async function main(): Promise<void> {
   }
   process.on('SIGINT', () => void shutdown('SIGINT'))
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
+}
+
+/**
+ * A promise rejected with nobody to handle it ends a Node process by default. Libraries do
+ * leave some: graphile-worker records a job's outcome without awaiting it, so a database lost at
+ * that moment rejects there. One request's or one job's failure must not take the whole service
+ * (every tenant, and under `npm start` the API with the worker) down: it is logged, and the
+ * process carries on.
+ */
+function survivePromiseRejections(logger: Logger): void {
+  process.on('unhandledRejection', (reason) => {
+    if (isDatabaseUnavailable(reason)) logger.warn('database unavailable during a background operation', { error: reason })
+    else logger.error('unhandled promise rejection', { error: reason })
+  })
 }
 
 main().catch((error: unknown) => {

@@ -10,15 +10,22 @@
  *   logged, and the scan goes on; past the scan limit the scan fails with that reason.
  * - A worker shutdown puts the scan back to queued and fails the attempt, so the queue runs
  *   it again elsewhere.
- * - Any other error marks the scan failed with its reason; the task returns normally (a scan
- *   that failed once would fail again).
+ * - The database going away mid-scan: the task waits for it, then puts the scan back to queued
+ *   and fails the attempt (the queue retries it), or fails the scan once the job's attempts are
+ *   used up.
+ * - An attempt writes only while the scan is still its own (running, with the start time it
+ *   claimed): one superseded by a retry (src/modules/scans/stale-scans.ts) aborts and leaves
+ *   the job to the attempt that took it over. A retry first discards the issues an interrupted
+ *   attempt stored.
+ * - Any other error marks the scan failed with a short reason (failure-reason.ts; the details go
+ *   to the service log); the task returns normally (a scan that failed once would fail again).
  */
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import fs from 'node:fs/promises'
 import { randomUUID } from 'node:crypto'
 import type { MikroORM } from '@mikro-orm/postgresql'
-import type { Task } from 'graphile-worker'
+import type { JobHelpers, Task } from 'graphile-worker'
 import {
   AnalysisCrashError,
   AnalysisTimeoutError,
@@ -33,6 +40,7 @@ import {
   type RuleLimits,
 } from '../src/engine/index.ts'
 import { forkForOrg } from '../src/db/org-scope.ts'
+import { isDatabaseUnavailable, waitForDatabase } from '../src/db/unavailable.ts'
 import { publishScanEvent } from '../src/events/event-hub.ts'
 import type { Logger } from '../src/logger.ts'
 import { Repository } from '../src/modules/repositories/repository.entity.ts'
@@ -44,6 +52,7 @@ import type { RunScanPayload } from '../src/modules/scans/scan.service.ts'
 import { writeContentToFile } from '../src/modules/uploads/content-store.ts'
 import { readZipFiles } from '../src/modules/uploads/zip-archive.ts'
 import { SHUTDOWN, type CancelRegistry } from './cancellations.ts'
+import { failureReason } from './failure-reason.ts'
 import { storeFindings } from './store-findings.ts'
 import { ScanProgressWriter } from './scan-progress.ts'
 import type { SummaryTaskInput } from './summary-task.ts'
@@ -77,16 +86,22 @@ class ScanTimeLimitError extends Error {
 
 const SUMMARY_TASK = new URL('./summary-task.ts', import.meta.url).href
 
+/** A scan as one attempt holds it: `startedAt` is the claim's start time, its fence. */
+interface ClaimedScan extends RunScanPayload {
+  startedAt: Date
+}
+
 export function createRunScanTask(deps: RunScanDependencies): Task {
   return async (rawPayload, helpers) => {
-    const payload = parsePayload(rawPayload)
+    const payload: ClaimedScan = { ...parsePayload(rawPayload), startedAt: new Date() }
     const em = forkForOrg(deps.orm.em, payload.orgId)
     const claimed = await em.nativeUpdate(
       Scan,
       { id: payload.scanId, status: 'queued' },
-      { status: 'running', startedAt: new Date(), heartbeatAt: new Date(), updatedAt: new Date(), error: null },
+      { status: 'running', startedAt: payload.startedAt, heartbeatAt: new Date(), updatedAt: new Date(), error: null },
     )
     if (claimed === 0) return // stopped (or already handled) before it could start
+    if (helpers.job.attempts > 1) await discardEarlierAttempts(deps.orm, payload)
     await setRepositoryStatus(deps.orm, payload, 'running')
 
     const limits = deps.scanLimits ?? DEFAULT_SCAN_LIMITS
@@ -95,7 +110,7 @@ export function createRunScanTask(deps: RunScanDependencies): Task {
     const unregister = deps.cancellations.register(payload.scanId, controller)
     const onShutdown = () => controller.abort(SHUTDOWN)
     helpers.abortSignal?.addEventListener('abort', onShutdown)
-    const progress = new ScanProgressWriter(em, payload.scanId, payload.orgId, () => controller.abort('stopped'), deps.logger)
+    const progress = new ScanProgressWriter(em, payload.scanId, payload.orgId, () => controller.abort('stopped'), deps.logger, payload.startedAt)
     try {
       await runScan(deps, limits, payload, progress, controller.signal)
     } catch (error) {
@@ -106,14 +121,16 @@ export function createRunScanTask(deps: RunScanDependencies): Task {
         await requeue(deps.orm, payload)
         throw new Error('worker shut down during the scan; requeued')
       }
+      if (isDatabaseUnavailable(error) && !controller.signal.aborted) return await retryAfterOutage(deps, payload, progress, helpers)
       const timedOut = abortReason instanceof ScanTimeLimitError
       if (controller.signal.aborted && !timedOut) {
+        if (await isSuperseded(deps.orm, payload)) throw new Error('the scan was retried by another attempt')
         progress.log('info', 'Scan stopped')
         return
       }
       // past the time limit, the limit is the reason, not whatever the abort interrupted
-      const failure = timedOut ? abortReason : error
-      const reason = failure instanceof Error ? failure.message : String(failure)
+      const reason = timedOut ? (abortReason as ScanTimeLimitError).message : failureReason(error)
+      if (!timedOut) deps.logger.error('scan failed', { scanId: payload.scanId, error })
       progress.log('error', `Scan failed: ${reason}`)
       await progress.stop()
       await finishScan(deps.orm, payload, 'failed', { error: reason })
@@ -126,7 +143,7 @@ export function createRunScanTask(deps: RunScanDependencies): Task {
   }
 }
 
-async function runScan(deps: RunScanDependencies, limits: ScanLimits, payload: RunScanPayload, progress: ScanProgressWriter, signal: AbortSignal): Promise<void> {
+async function runScan(deps: RunScanDependencies, limits: ScanLimits, payload: ClaimedScan, progress: ScanProgressWriter, signal: AbortSignal): Promise<void> {
   const em = forkForOrg(deps.orm.em, payload.orgId)
   const scan = await em.findOneOrFail(Scan, { id: payload.scanId })
   const repository = await em.findOneOrFail(Repository, { id: scan.repository.id })
@@ -200,21 +217,61 @@ async function rulesOfLinkedRulesets(em: ReturnType<typeof forkForOrg>, repoId: 
   return rules
 }
 
-/** Terminal status, unless the scan was stopped meanwhile (a stop wins). */
-async function finishScan(orm: MikroORM, payload: RunScanPayload, status: 'completed' | 'failed', fields: { issuesCount?: number; filesScanned?: number; filesTotal?: number; error?: string }): Promise<void> {
+/**
+ * The database went away during the attempt: nothing of the scan can be written until it
+ * answers, and graphile-worker could not record the attempt's end either. Wait for it, then
+ * hand the scan back to the queue, or fail it when this was the job's last attempt.
+ */
+async function retryAfterOutage(deps: RunScanDependencies, payload: ClaimedScan, progress: ScanProgressWriter, helpers: JobHelpers): Promise<void> {
+  deps.logger.warn('scan interrupted: the database is unreachable; waiting for it', { scanId: payload.scanId })
+  await waitForDatabase(deps.orm, { signal: helpers.abortSignal })
+  const { attempts, max_attempts: maxAttempts } = helpers.job
+  if (attempts < maxAttempts) {
+    progress.log('warning', `The database became unreachable during the scan: the scan goes back to the queue (attempt ${attempts} of ${maxAttempts})`)
+    await progress.stop()
+    await requeue(deps.orm, payload)
+    throw new Error('the database became unreachable during the scan; requeued')
+  }
+  const reason = `The database became unreachable during the scan; retried ${attempts - 1} ${attempts === 2 ? 'time' : 'times'}`
+  progress.log('error', `Scan failed: ${reason}`)
+  await progress.stop()
+  await finishScan(deps.orm, payload, 'failed', { error: reason })
+}
+
+// Raw SQL bound to the scan's organization (docs/org-scoping.md, rule 4).
+const DISCARD_NOTES_SQL = 'delete from issue_notes where org_id = ? and issue_id in (select id from issues where scan_id = ? and org_id = ?)'
+const DISCARD_ISSUES_SQL = 'delete from issues where scan_id = ? and org_id = ?'
+
+/** An interrupted attempt may have stored some of the scan's issues: a retry stores them all afresh. */
+async function discardEarlierAttempts(orm: MikroORM, payload: ClaimedScan): Promise<void> {
+  await forkForOrg(orm.em, payload.orgId).transactional(async (tx) => {
+    const connection = tx.getConnection()
+    await connection.execute(DISCARD_NOTES_SQL, [payload.orgId, payload.scanId, payload.orgId], 'run', tx.getTransactionContext())
+    await connection.execute(DISCARD_ISSUES_SQL, [payload.scanId, payload.orgId], 'run', tx.getTransactionContext())
+  })
+}
+
+/** True when the scan is no longer this attempt's: another attempt claimed it since. */
+async function isSuperseded(orm: MikroORM, payload: ClaimedScan): Promise<boolean> {
+  const scan = await forkForOrg(orm.em, payload.orgId).findOne(Scan, { id: payload.scanId })
+  return scan !== null && scan.status !== 'stopped' && scan.startedAt?.getTime() !== payload.startedAt.getTime()
+}
+
+/** Terminal status, unless the scan was stopped meanwhile (a stop wins) or another attempt took it over. */
+async function finishScan(orm: MikroORM, payload: ClaimedScan, status: 'completed' | 'failed', fields: { issuesCount?: number; filesScanned?: number; filesTotal?: number; error?: string }): Promise<void> {
   const em = forkForOrg(orm.em, payload.orgId)
   const finished = await em.nativeUpdate(
     Scan,
-    { id: payload.scanId, status: 'running' },
+    { id: payload.scanId, status: 'running', startedAt: payload.startedAt },
     { status, completedAt: new Date(), updatedAt: new Date(), ...(status === 'completed' && { progress: 100 }), ...fields },
   )
   if (finished > 0) await setRepositoryStatus(orm, payload, status)
   await publishScanEvent(em, { kind: 'scan', scanId: payload.scanId, orgId: payload.orgId })
 }
 
-async function requeue(orm: MikroORM, payload: RunScanPayload): Promise<void> {
+async function requeue(orm: MikroORM, payload: ClaimedScan): Promise<void> {
   const em = forkForOrg(orm.em, payload.orgId)
-  await em.nativeUpdate(Scan, { id: payload.scanId, status: 'running' }, { status: 'queued', startedAt: null, heartbeatAt: null, updatedAt: new Date() })
+  await em.nativeUpdate(Scan, { id: payload.scanId, status: 'running', startedAt: payload.startedAt }, { status: 'queued', startedAt: null, heartbeatAt: null, updatedAt: new Date() })
   await setRepositoryStatus(orm, payload, 'queued')
   await publishScanEvent(em, { kind: 'scan', scanId: payload.scanId, orgId: payload.orgId })
 }

@@ -12,10 +12,14 @@ import { ORG_FILTER, orgFilterDefinition } from './org-scope.ts'
 export interface DatabaseOptions {
   url: string
   poolSize?: number
+  /** how long opening a connection may take (an unreachable host fails instead of hanging) */
+  connectTimeoutMs?: number
   debug?: boolean
   /** receives every SQL statement (tests count them) */
   onQuery?: (sql: string) => void
 }
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000
 
 export function ormOptions(options: DatabaseOptions): Options {
   return {
@@ -30,6 +34,7 @@ export function ormOptions(options: DatabaseOptions): Options {
     extensions: [Migrator],
     migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false },
     pool: { min: 0, max: options.poolSize ?? 10 },
+    driverOptions: { connection: { connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS } },
     // the global EntityManager must never be used for queries: each request forks its own
     allowGlobalContext: false,
     forceUtcTimezone: true,

@@ -10,6 +10,7 @@
 import { EventEmitter } from 'node:events'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import pg from 'pg'
+import { DEFAULT_CONNECT_TIMEOUT_MS } from '../db/orm.ts'
 import type { Logger } from '../logger.ts'
 
 export const EVENTS_CHANNEL = 'parapet_events'
@@ -32,29 +33,38 @@ export async function publishCancel(em: EntityManager, scanId: string): Promise<
 
 /**
  * One LISTEN connection per process, shared by every subscriber of the process; reconnects
- * after a lost connection (subscribers re-read state, so a missed event costs only latency).
+ * after a lost connection, with a growing pause while the database stays away (subscribers
+ * re-read state, so a missed event costs only latency). An outage is logged when it starts and
+ * when it ends, not at every attempt.
  */
 export class EventListener {
   private readonly emitter = new EventEmitter().setMaxListeners(0)
   private client: pg.Client | undefined
   private closed = false
   private retry: NodeJS.Timeout | undefined
+  private retryDelayMs = MIN_RETRY_DELAY_MS
+  private lostSince: number | undefined
 
   constructor(
     private readonly connectionString: string,
     private readonly channels: readonly string[],
     private readonly logger: Logger,
+    private readonly options: { connectTimeoutMs?: number } = {},
   ) {}
 
   async start(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.connectionString })
+    const client = new pg.Client({ connectionString: this.connectionString, connectionTimeoutMillis: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS })
     client.on('notification', (message) => this.emitter.emit(message.channel, message.payload ?? ''))
-    client.on('error', (error) => {
-      this.logger.warn('event listener connection lost', { error })
-      this.reconnectSoon()
-    })
-    await client.connect()
-    for (const channel of this.channels) await client.query(`listen ${channel}`)
+    client.on('error', (error) => this.reconnectSoon(client, error))
+    client.on('end', () => this.reconnectSoon(client, new Error('connection ended')))
+    try {
+      await client.connect()
+      for (const channel of this.channels) await client.query(`listen ${channel}`)
+    } catch (error) {
+      client.removeAllListeners('end')
+      await client.end().catch(() => undefined)
+      throw error
+    }
     this.client = client
   }
 
@@ -75,22 +85,44 @@ export class EventListener {
     this.closed = true
     clearTimeout(this.retry)
     this.emitter.removeAllListeners()
-    await this.client?.end().catch(() => undefined)
+    const client = this.client
+    this.client = undefined
+    await client?.end().catch(() => undefined)
   }
 
-  private reconnectSoon(): void {
-    const lost = this.client
+  /** Called for the connection in use only: a failed or replaced one is ignored. */
+  private reconnectSoon(lost: pg.Client, error: unknown): void {
+    if (lost !== this.client) return
     this.client = undefined
-    void lost?.end().catch(() => undefined)
+    lost.removeAllListeners('end')
+    void lost.end().catch(() => undefined)
+    if (this.closed) return
+    this.lostSince = Date.now()
+    this.logger.warn('event listener connection lost; reconnecting', { channels: this.channels, error })
+    this.scheduleReconnect()
+  }
+
+  private scheduleReconnect(): void {
     if (this.closed) return
     this.retry = setTimeout(() => {
-      this.start().catch((error: unknown) => {
-        this.logger.warn('event listener reconnect failed', { error })
-        this.reconnectSoon()
-      })
-    }, 1000)
+      this.start().then(
+        () => {
+          this.logger.info('event listener reconnected', { channels: this.channels, after_ms: Date.now() - (this.lostSince ?? Date.now()) })
+          this.retryDelayMs = MIN_RETRY_DELAY_MS
+          if (this.closed) void this.close()
+        },
+        (error: unknown) => {
+          this.logger.debug('event listener reconnect failed', { error })
+          this.retryDelayMs = Math.min(this.retryDelayMs * 2, MAX_RETRY_DELAY_MS)
+          this.scheduleReconnect()
+        },
+      )
+    }, this.retryDelayMs)
   }
 }
+
+const MIN_RETRY_DELAY_MS = 250
+const MAX_RETRY_DELAY_MS = 5000
 
 function parseScanEvent(payload: string): ScanEvent | undefined {
   try {

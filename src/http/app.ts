@@ -13,9 +13,10 @@ import { GraphQLError } from 'graphql'
 import { graphqlUploadExpress } from 'graphql-upload-minimal'
 import type { Authenticator } from '../auth/authenticate.ts'
 import type { Caller } from '../auth/caller.ts'
-import { BadRequestError, DomainError, PayloadTooLargeError, ValidationError } from '../errors.ts'
+import { databaseUnavailable } from '../db/unavailable.ts'
+import { BadRequestError, DATABASE_RETRY_AFTER_SECONDS, DomainError, PayloadTooLargeError, ValidationError } from '../errors.ts'
 import { createContext, type GraphQLContext } from '../graphql/context.ts'
-import { createErrorFormatter, graphQLErrorCode } from '../graphql/format-error.ts'
+import { createErrorFormatter, graphQLErrorCode, unavailableResponsePlugin } from '../graphql/format-error.ts'
 import { jitGateway } from '../graphql/jit-executor.ts'
 import { checkQueryLimits, type QueryLimits } from '../graphql/limits.ts'
 import { checkDocumentNesting, operationChecksPlugin } from '../graphql/operation-checks.ts'
@@ -83,6 +84,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       ApolloServerPluginLandingPageDisabled(),
       // no cache hints are given; the plugin would otherwise wrap every field resolver of the (shared) schema
       ApolloServerPluginCacheControlDisabled(),
+      unavailableResponsePlugin(),
       { async serverWillStart() { return { async drainServer() { await websocket.dispose() } } } },
       {
         async requestDidStart() {
@@ -106,7 +108,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       await orm.em.getConnection().execute('select 1', [], 'get')
       res.json({ status: 'ready' })
     } catch {
-      res.status(503).json({ status: 'unavailable', detail: 'database unreachable' })
+      res.status(503).set('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS)).json({ status: 'unavailable', detail: 'database unreachable' })
     }
   })
 
@@ -158,6 +160,11 @@ async function authenticateGraphQLRequest(authenticate: Authenticator, req: Requ
   try {
     return await authenticate(credentialsFromHeaders(req.headers))
   } catch (error) {
+    // the API key could not be looked up: answered like any operation failing for that reason
+    const unavailable = databaseUnavailable(error)
+    if (unavailable) {
+      throw new GraphQLError(unavailable.message, { originalError: unavailable, extensions: { http: { status: 503, headers: new Map([['retry-after', String(unavailable.retryAfterSeconds)]]) } } })
+    }
     if (!(error instanceof DomainError)) throw error
     const { status, headers } = toRestError(error)
     throw new GraphQLError(error.message, { originalError: error, extensions: { http: { status, headers: new Map(Object.entries(headers ?? {})) } } })

@@ -22,6 +22,7 @@ import type { Authenticator, Credentials } from '../auth/authenticate.ts'
 import type { Caller } from '../auth/caller.ts'
 import { DomainError } from '../errors.ts'
 import { createContext } from '../graphql/context.ts'
+import { databaseUnavailable } from '../db/unavailable.ts'
 import { introspectionRules, withoutSchemaHints } from '../graphql/introspection.ts'
 import { checkDocumentNesting } from '../graphql/operation-checks.ts'
 import { checkQueryLimits, type QueryLimits } from '../graphql/limits.ts'
@@ -80,8 +81,13 @@ export function serveGraphQLOverWebSocket(options: GraphQLWebSocketOptions): { d
     socket.close(code, closeReason(reason))
   }
 
-  /** Closes the socket because its credentials do not (or no longer) hold. */
+  /** Closes the socket because its credentials do not (or no longer) hold, or cannot be checked. */
   function refuse(socket: WebSocket, error: unknown): void {
+    if (databaseUnavailable(error)) {
+      // 1013 "try again later": graphql-ws clients reconnect, as REST clients retry after a 503
+      end(socket, 1013, 'Service unavailable: retry shortly')
+      return
+    }
     if (error instanceof DomainError) {
       end(socket, error.kind === 'forbidden' ? CloseCode.Forbidden : CloseCode.Unauthorized, error.message)
       return

@@ -1,7 +1,7 @@
 /**
  * The pipeline across processes, as it runs in production: a worker stopped mid-scan, and two
  * API processes with two workers on one database, events crossing through PostgreSQL. (A worker
- * killed mid-scan: worker-crash.test.ts, which needs a short heartbeat timeout.)
+ * killed mid-scan, and the database killed under a scan: faults.test.ts.)
  */
 import { createClient } from 'graphql-ws'
 import { describe, expect, it } from 'vitest'

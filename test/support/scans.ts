@@ -4,7 +4,7 @@ import type { TestApp } from './app.ts'
 import type { Principal } from './factories.ts'
 import { makeZip, type ZipFiles } from './zips.ts'
 
-export async function uploadProject(app: TestApp, caller: Principal, files: ZipFiles, name = `repo-${Math.random().toString(36).slice(2, 8)}`): Promise<{ id: string }> {
+export async function uploadProject(app: Pick<TestApp, 'request'>, caller: Principal, files: ZipFiles, name = `repo-${Math.random().toString(36).slice(2, 8)}`): Promise<{ id: string }> {
   const form = new FormData()
   form.set('repo_name', name)
   form.set('branch_name', 'main')
@@ -14,7 +14,7 @@ export async function uploadProject(app: TestApp, caller: Principal, files: ZipF
   return response.body
 }
 
-export async function waitForScan(app: TestApp, caller: Principal, scanId: string, done: (status: string) => boolean, timeoutMs = 90_000): Promise<Record<string, unknown>> {
+export async function waitForScan(app: Pick<TestApp, 'request'>, caller: Principal, scanId: string, done: (status: string) => boolean, timeoutMs = 90_000): Promise<Record<string, unknown>> {
   const deadline = Date.now() + timeoutMs
   while (true) {
     const response = await app.request(`/api/scans/${scanId}/status`, { headers: caller.headers })

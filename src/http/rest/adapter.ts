@@ -109,7 +109,9 @@ async function handle(entry: PreparedRoute, options: RestAdapterOptions, req: Re
 
 export function sendRestError(res: Response, error: unknown, logger: Logger, req: Request): void {
   const response = toRestError(error)
-  if (response.status >= 500) logger.error('request failed', { method: req.method, path: req.path, error })
+  // a database outage is answered 503 to every request while it lasts: one short line each
+  if (response.status === 503) logger.warn('request refused: database unavailable', { method: req.method, path: req.path })
+  else if (response.status >= 500) logger.error('request failed', { method: req.method, path: req.path, error })
   if (response.headers) res.set(response.headers)
   res.status(response.status).json(response.body)
 }

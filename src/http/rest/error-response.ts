@@ -1,8 +1,10 @@
 /**
  * The REST surface's one error mapping: domain errors to status and `{"detail": ...}` bodies.
- * Anything else is a 500 with a fixed message; its details go to the log, never to the client.
+ * A database outage is a 503 with Retry-After. Anything else is a 500 with a fixed message;
+ * its details go to the log, never to the client.
  */
-import { assertUnreachable, DomainError, ValidationError } from '../../errors.ts'
+import { databaseUnavailable } from '../../db/unavailable.ts'
+import { assertUnreachable, DATABASE_RETRY_AFTER_SECONDS, DatabaseUnavailableError, DomainError, ValidationError } from '../../errors.ts'
 
 export interface RestErrorResponse {
   status: number
@@ -12,8 +14,9 @@ export interface RestErrorResponse {
 
 export const WWW_AUTHENTICATE = 'Bearer realm="parapet", ApiKey realm="parapet" header="X-API-Key"'
 
-export function toRestError(error: unknown): RestErrorResponse {
-  if (!(error instanceof DomainError)) return { status: 500, body: { detail: 'Internal server error' } }
+export function toRestError(thrown: unknown): RestErrorResponse {
+  const error = thrown instanceof DomainError ? thrown : databaseUnavailable(thrown)
+  if (!error) return { status: 500, body: { detail: 'Internal server error' } }
   const kind = error.kind
   switch (kind) {
     case 'unauthenticated':
@@ -30,6 +33,8 @@ export function toRestError(error: unknown): RestErrorResponse {
       return { status: 413, body: { detail: error.message } }
     case 'validation':
       return { status: 422, body: { detail: error instanceof ValidationError ? error.issues : [] } }
+    case 'unavailable':
+      return { status: 503, body: { detail: error.message }, headers: { 'Retry-After': String(error instanceof DatabaseUnavailableError ? error.retryAfterSeconds : DATABASE_RETRY_AFTER_SECONDS) } }
     default:
       return assertUnreachable(kind)
   }
