@@ -9,6 +9,7 @@ import { createAuthenticator } from './auth/authenticate.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { openDatabase } from './db/database.ts'
 import { EmbeddedDatabaseInUseError } from './db/embedded.ts'
+import { isPortFree } from './ports.ts'
 import { isDatabaseUnavailable } from './db/unavailable.ts'
 import { EVENTS_CHANNEL, EventListener } from './events/event-hub.ts'
 import { startApiServer } from './http/app.ts'
@@ -18,6 +19,8 @@ import { startWorker } from '../worker/index.ts'
 
 type Role = 'all' | 'api' | 'worker'
 
+class PortInUseError extends Error {}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { role: { type: 'string', default: 'all' } } })
   const role = values.role as Role
@@ -25,6 +28,10 @@ async function main(): Promise<void> {
   const config = loadConfig()
   const logger = createLogger(config.logLevel)
   survivePromiseRejections(logger)
+  // before the database, which may take half a minute to create on a first start
+  if (role !== 'worker' && config.http.port !== 0 && !(await isPortFree(config.http.port, config.http.host))) {
+    throw new PortInUseError(`port ${config.http.port} is in use: is Parapet already running? Stop it, or set PORT to another port.`)
+  }
   const database = await openDatabase(config, logger)
   const stops: (() => Promise<void>)[] = []
 
@@ -51,6 +58,14 @@ async function main(): Promise<void> {
     const server = await startApiServer({ runtime: { orm: database.orm, limits: config.limits, ruleLimits: config.rules, events }, authenticate, logger, ...config.http, queryLimits: config.graphql, websocket: config.websocket, introspection: config.introspection })
     stops.unshift(() => server.close())
     logger.info(`Parapet listening on ${server.url} (REST under /api, GraphQL at /graphql)`)
+    logger.info(
+      [
+        `  REST API     ${server.url}/api (browse it at ${server.url}/docs)`,
+        `  GraphQL      ${server.url}/graphql (an IDE in a browser; subscriptions at ${server.url.replace(/^http/, 'ws')}/graphql)`,
+        `  health       ${server.url}/healthz, ${server.url}/readyz`,
+        '  API key      npx parapet keys create --org <org-id> --user <user-id>',
+      ].join('\n'),
+    )
   }
 
   let stopping = false
@@ -82,7 +97,7 @@ function survivePromiseRejections(logger: Logger): void {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof EmbeddedDatabaseInUseError) {
+  if (error instanceof ConfigError || error instanceof EmbeddedDatabaseInUseError || error instanceof PortInUseError) {
     process.stderr.write(`parapet: ${error.message}\n`)
     process.exit(78)
   }

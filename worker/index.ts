@@ -37,7 +37,8 @@ function workerLogger(logger: Logger): WorkerLogger {
     const data = meta && Object.keys(meta).length > 0 ? { meta } : undefined
     if (level === 'error') logger.error(`worker: ${message}`, data)
     else if (level === 'warning') logger.warn(`worker: ${message}`, data)
-    else if (level === 'info') logger.info(`worker: ${message}`, data)
+    // a job finishing is routine: debug; its failures come as warnings and errors
+    else if (level === 'info' && !message.startsWith('Completed task')) logger.info(`worker: ${message}`, data)
     else logger.debug(`worker: ${message}`, data)
   })
 }

