@@ -41,13 +41,13 @@ import {
 } from '../src/engine/index.ts'
 import { forkForOrg } from '../src/db/org-scope.ts'
 import { isDatabaseUnavailable, waitForDatabase } from '../src/db/unavailable.ts'
-import { publishScanEvent } from '../src/events/event-hub.ts'
 import type { Logger } from '../src/logger.ts'
 import { Repository } from '../src/modules/repositories/repository.entity.ts'
 import { rulesetsOfRepository } from '../src/modules/rulesets/ruleset.service.ts'
 import { replaceSummary } from '../src/modules/summaries/summary.service.ts'
 import type { RepositorySummaryData } from '../src/engine/summary/index.ts'
-import { Scan, type ScanStatus } from '../src/modules/scans/scan.entity.ts'
+import { Scan } from '../src/modules/scans/scan.entity.ts'
+import { transitionScan, type ScanRef, type TransitionFields } from '../src/modules/scans/scan-lifecycle.ts'
 import type { RunScanPayload } from '../src/modules/scans/scan.service.ts'
 import { writeContentToFile } from '../src/modules/uploads/content-store.ts'
 import { readZipFiles } from '../src/modules/uploads/zip-archive.ts'
@@ -95,14 +95,9 @@ export function createRunScanTask(deps: RunScanDependencies): Task {
   return async (rawPayload, helpers) => {
     const payload: ClaimedScan = { ...parsePayload(rawPayload), startedAt: new Date() }
     const em = forkForOrg(deps.orm.em, payload.orgId)
-    const claimed = await em.nativeUpdate(
-      Scan,
-      { id: payload.scanId, status: 'queued' },
-      { status: 'running', startedAt: payload.startedAt, heartbeatAt: new Date(), updatedAt: new Date(), error: null },
-    )
-    if (claimed === 0) return // stopped (or already handled) before it could start
+    const claimed = await transitionScan(em, scanRef(payload), 'claim', { attempt: payload.startedAt })
+    if (!claimed) return // stopped (or already handled) before it could start
     if (helpers.job.attempts > 1) await discardEarlierAttempts(deps.orm, payload)
-    await setRepositoryStatus(deps.orm, payload, 'running')
 
     const limits = deps.scanLimits ?? DEFAULT_SCAN_LIMITS
     const controller = new AbortController()
@@ -165,17 +160,19 @@ async function runScan(deps: RunScanDependencies, limits: ScanLimits, payload: C
       fileTimeoutMs: limits.fileTimeoutMs,
       expectedFiles: repository.fileCount,
       signal,
-      onProgress: ({ filesScanned, filesTotal }) => progress.setProgress(filesScanned, filesTotal),
+      onProgress: ({ filesScanned, filesTotal, findings }) => progress.setProgress(filesScanned, filesTotal, findings),
       onLog: (event) => progress.log(event.level, event.message, event.data),
     })
     signal.throwIfAborted()
     progress.log('info', 'Analysis finished', { findings: report.findings.length, files_scanned: report.stats.filesScanned, skipped: report.stats.skipped, suppressed: report.stats.suppressed, duration_ms: report.durationMs })
     if (scan.scanType === 'full') await summarize(em, scan, { zipPath, maxFileBytes: deps.maxFileBytes, dataFlows: report.dataFlows }, limits, signal, progress)
     const stored = await storeFindings(em, scan, report.findings, (count) => progress.log('debug', `Stored ${count} of ${report.findings.length} issues`))
-    progress.setProgress(report.stats.filesTotal, report.stats.filesTotal)
-    progress.log('info', `Scan completed: ${stored} issues`)
+    const { filesScanned, filesTotal } = report.stats
+    // the scan's counts are the log's: files analyzed (skipped ones are not) of the files seen
+    progress.setProgress(filesTotal, filesTotal, stored)
+    progress.log('info', `Scan completed: ${stored} issues; ${filesScanned} of ${filesTotal} files scanned, ${filesTotal - filesScanned} skipped`)
     await progress.stop()
-    await finishScan(deps.orm, payload, 'completed', { issuesCount: stored, filesScanned: report.stats.filesTotal, filesTotal: report.stats.filesTotal })
+    await finishScan(deps.orm, payload, 'completed', { issuesCount: stored, filesScanned, filesTotal })
   } finally {
     await fs.rm(zipPath, { force: true })
   }
@@ -258,29 +255,16 @@ async function isSuperseded(orm: MikroORM, payload: ClaimedScan): Promise<boolea
 }
 
 /** Terminal status, unless the scan was stopped meanwhile (a stop wins) or another attempt took it over. */
-async function finishScan(orm: MikroORM, payload: ClaimedScan, status: 'completed' | 'failed', fields: { issuesCount?: number; filesScanned?: number; filesTotal?: number; error?: string }): Promise<void> {
-  const em = forkForOrg(orm.em, payload.orgId)
-  const finished = await em.nativeUpdate(
-    Scan,
-    { id: payload.scanId, status: 'running', startedAt: payload.startedAt },
-    { status, completedAt: new Date(), updatedAt: new Date(), ...(status === 'completed' && { progress: 100 }), ...fields },
-  )
-  if (finished > 0) await setRepositoryStatus(orm, payload, status)
-  await publishScanEvent(em, { kind: 'scan', scanId: payload.scanId, orgId: payload.orgId })
+async function finishScan(orm: MikroORM, payload: ClaimedScan, status: 'completed' | 'failed', fields: TransitionFields): Promise<void> {
+  await transitionScan(forkForOrg(orm.em, payload.orgId), scanRef(payload), status === 'completed' ? 'complete' : 'fail', { ...fields, attempt: payload.startedAt })
 }
 
 async function requeue(orm: MikroORM, payload: ClaimedScan): Promise<void> {
-  const em = forkForOrg(orm.em, payload.orgId)
-  await em.nativeUpdate(Scan, { id: payload.scanId, status: 'running', startedAt: payload.startedAt }, { status: 'queued', startedAt: null, heartbeatAt: null, updatedAt: new Date() })
-  await setRepositoryStatus(orm, payload, 'queued')
-  await publishScanEvent(em, { kind: 'scan', scanId: payload.scanId, orgId: payload.orgId })
+  await transitionScan(forkForOrg(orm.em, payload.orgId), scanRef(payload), 'requeue', { attempt: payload.startedAt })
 }
 
-async function setRepositoryStatus(orm: MikroORM, payload: RunScanPayload, status: ScanStatus): Promise<void> {
-  const em = forkForOrg(orm.em, payload.orgId)
-  const scan = await em.findOne(Scan, { id: payload.scanId })
-  if (!scan) return
-  await em.nativeUpdate(Repository, { id: scan.repository.id, lastScanId: payload.scanId }, { lastScanStatus: status })
+function scanRef(payload: RunScanPayload): ScanRef {
+  return { id: payload.scanId, orgId: payload.orgId }
 }
 
 function parsePayload(payload: unknown): RunScanPayload {

@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { isDatabaseUnavailable } from '../src/db/unavailable.ts'
 import { publishScanEvent } from '../src/events/event-hub.ts'
+import { recordProgress } from '../src/modules/scans/scan-lifecycle.ts'
 import type { Logger } from '../src/logger.ts'
 import type { LogLevel } from '../src/modules/scans/scan.entity.ts'
 
@@ -30,7 +31,9 @@ interface PendingLog {
 
 export class ScanProgressWriter {
   private logs: PendingLog[] = []
-  private progress = { filesScanned: 0, filesTotal: 0 }
+  private progress = { filesScanned: 0, filesTotal: 0, issuesFound: 0 }
+  /** the counts subscribers last heard of: a heartbeat that changes none of them is not sent */
+  private published = ''
   private timer: NodeJS.Timeout | undefined
   private flushing: Promise<void> = Promise.resolve()
   /** since when writes fail because the database is unreachable */
@@ -56,8 +59,8 @@ export class ScanProgressWriter {
     if (this.logs.length >= MAX_BUFFERED_LOGS && this.unreachableSince === undefined) void this.flush()
   }
 
-  setProgress(filesScanned: number, filesTotal: number): void {
-    this.progress = { filesScanned, filesTotal: Math.max(filesTotal, filesScanned, this.progress.filesTotal) }
+  setProgress(filesScanned: number, filesTotal: number, issuesFound: number): void {
+    this.progress = { filesScanned, filesTotal: Math.max(filesTotal, filesScanned, this.progress.filesTotal), issuesFound }
   }
 
   /** Writes what is pending; calls are serialized so entries keep their order. */
@@ -102,16 +105,11 @@ export class ScanProgressWriter {
       }
       await publishScanEvent(this.em, { kind: 'log', scanId: this.scanId, orgId: this.orgId })
     }
-    const { filesScanned, filesTotal } = this.progress
-    const percent = filesTotal > 0 ? Math.min(99, Math.floor((filesScanned / filesTotal) * 100)) : 0
-    const fence = this.startedAt ? ' and started_at = ?' : ''
-    const updated = await connection.execute<{ affectedRows?: number; rowCount?: number }>(
-      `update scans set progress = ?, files_scanned = ?, files_total = ?, heartbeat_at = now(), updated_at = now()
-       where id = ? and org_id = ? and status = 'running'${fence}`,
-      [percent, filesScanned, filesTotal, this.scanId, this.orgId, ...(this.startedAt ? [this.startedAt] : [])],
-      'run',
-    )
-    if ((updated.affectedRows ?? updated.rowCount ?? 1) === 0) this.onStopped()
-    else await publishScanEvent(this.em, { kind: 'scan', scanId: this.scanId, orgId: this.orgId })
+    const { filesScanned, filesTotal, issuesFound } = this.progress
+    const progress = { progress: filesTotal > 0 ? Math.min(99, Math.floor((filesScanned / filesTotal) * 100)) : 0, filesScanned, filesTotal, issuesFound }
+    const counts = JSON.stringify(progress)
+    const mine = await recordProgress(this.em, { id: this.scanId, orgId: this.orgId }, progress, { ...(this.startedAt && { attempt: this.startedAt }), changed: counts !== this.published })
+    if (!mine) this.onStopped()
+    else this.published = counts
   }
 }

@@ -34,6 +34,8 @@ export interface ScanProgress {
   /** files handled so far, scanned or skipped */
   filesScanned: number
   filesTotal: number
+  /** pattern and secret findings so far (data-flow findings come at the end) */
+  findings: number
 }
 
 export interface ScanOptions {
@@ -209,7 +211,7 @@ class ScanSession {
 
   private advance(): void {
     this.handled++
-    this.options.onProgress?.({ filesScanned: this.handled, filesTotal: this.stats.filesTotal })
+    this.options.onProgress?.({ filesScanned: this.handled, filesTotal: this.stats.filesTotal, findings: this.findings.length })
   }
 
   async process(file: PendingFile): Promise<void> {

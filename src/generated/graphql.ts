@@ -463,6 +463,9 @@ export type ScanStatusReport = {
   error: Maybe<Scalars['String']['output']>;
   filesScanned: Scalars['Int']['output'];
   filesTotal: Scalars['Int']['output'];
+  /** issues found so far, updated while the scan runs: the scan's issuesCount */
+  issuesCount: Scalars['Int']['output'];
+  /** @deprecated The same number as issuesCount (REST keeps issues_found). */
   issuesFound: Scalars['Int']['output'];
   /** 0..100 */
   progress: Scalars['Int']['output'];
@@ -944,6 +947,7 @@ export type ScanStatusReportResolvers<ContextType = GraphQLContext, ParentType e
   error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   filesScanned?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   filesTotal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  issuesCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   issuesFound?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   progress?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   scanId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;

@@ -3,6 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql'
 import { existsInOtherOrg } from '../../db/org-scope.ts'
 import { ForbiddenError, NotFoundError } from '../../errors.ts'
 import { Scan } from '../scans/scan.entity.ts'
+import { transitionScan } from '../scans/scan-lifecycle.ts'
+import { publishCancel } from '../../events/event-hub.ts'
 import { Repository } from './repository.entity.ts'
 
 export async function listRepositories(em: EntityManager): Promise<Repository[]> {
@@ -34,10 +36,12 @@ export async function deactivateRepository(em: EntityManager, id: string): Promi
     const repository = await requireRepository(tx, id, { otherOrganization: 'not_found' })
     repository.isActive = false
     repository.deactivatedAt = new Date()
-    await tx.nativeUpdate(
-      Scan,
-      { repository: repository.id, status: { $in: ['queued', 'running'] } },
-      { status: 'stopped', error: 'Repository deleted', completedAt: new Date() },
-    )
+    const active = await tx.find(Scan, { repository: repository.id, status: { $in: ['queued', 'running'] } })
+    for (const scan of active) {
+      // stopped like any stop: subscribers hear of it, a queued job is dropped, a running one told to abort
+      if (!(await transitionScan(tx, scan, 'stop', { error: 'Repository deleted' }))) continue
+      await tx.getConnection().execute('select graphile_worker.remove_job(?)', [scan.id], 'all', tx.getTransactionContext())
+      await publishCancel(tx, scan.id)
+    }
   })
 }

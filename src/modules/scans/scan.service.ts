@@ -8,11 +8,12 @@ import type { EntityManager } from '@mikro-orm/postgresql'
 import { AVAILABLE_ANALYZERS } from '../../engine/analyzer.ts'
 import type { AnalyzerName } from '../../engine/types.ts'
 import { existsInOtherOrg, orgOf } from '../../db/org-scope.ts'
-import { publishCancel, publishScanEvent } from '../../events/event-hub.ts'
+import { publishCancel } from '../../events/event-hub.ts'
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.ts'
 import { readIssues, type IssueRecord } from '../issues/issue.records.ts'
 import { countIssues, type IssueCounts } from '../issues/issue.service.ts'
 import { requireRepository } from '../repositories/repository.service.ts'
+import { announceQueuedScan, transitionScan } from './scan-lifecycle.ts'
 import { Scan, ScanLog, type ScanStatus, type ScanType } from './scan.entity.ts'
 
 export const RUN_SCAN_TASK = 'run_scan'
@@ -74,10 +75,8 @@ export async function createScan(em: EntityManager, repoId: string, input: Creat
           tx.getTransactionContext(),
         )
       scan.taskId = job?.id ?? null
-      repository.lastScanId = scan.id
-      repository.lastScanStatus = scan.status
       await tx.flush()
-      await publishScanEvent(tx, { kind: 'scan', scanId: scan.id, orgId: scan.orgId })
+      await announceQueuedScan(tx, { id: scan.id, orgId: scan.orgId, repoId: repository.id })
       return scan
     })
   } catch (error) {
@@ -114,12 +113,8 @@ export async function getScan(em: EntityManager, id: string): Promise<Scan> {
 export async function stopScan(em: EntityManager, id: string): Promise<Scan> {
   const scan = await getScan(em, id)
   return em.transactional(async (tx) => {
-    const stopped = await tx.nativeUpdate(
-      Scan,
-      { id: scan.id, status: { $in: [...ACTIVE_STATUSES] } },
-      { status: 'stopped', error: 'Stopped by request', completedAt: new Date(), updatedAt: new Date() },
-    )
-    if (stopped === 0) {
+    const stopped = await transitionScan(tx, scan, 'stop', { error: 'Stopped by request' })
+    if (!stopped) {
       await tx.refresh(scan)
       throw new BadRequestError(`Scan is not running (status: ${scan.status})`)
     }
@@ -127,7 +122,6 @@ export async function stopScan(em: EntityManager, id: string): Promise<Scan> {
     // a queued job is removed; a locked (running) one is left to its worker, told to abort
     await connection.execute('select graphile_worker.remove_job(?)', [scan.id], 'all', tx.getTransactionContext())
     await publishCancel(tx, scan.id)
-    await publishScanEvent(tx, { kind: 'scan', scanId: scan.id, orgId: scan.orgId })
     await tx.refresh(scan)
     return scan
   })
@@ -139,6 +133,8 @@ export interface ScanStatusReport {
   progress: number
   filesScanned: number
   filesTotal: number
+  issuesCount: number
+  /** the REST name of issuesCount */
   issuesFound: number
   startedAt: Date | null
   completedAt: Date | null
@@ -152,6 +148,7 @@ export function statusReport(scan: Scan): ScanStatusReport {
     progress: scan.progress,
     filesScanned: scan.filesScanned,
     filesTotal: scan.filesTotal,
+    issuesCount: scan.issuesCount,
     issuesFound: scan.issuesCount,
     startedAt: scan.startedAt ?? null,
     completedAt: scan.completedAt ?? null,

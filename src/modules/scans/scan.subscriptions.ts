@@ -68,8 +68,14 @@ export function subscribeScanStatus(context: GraphQLContext, rawScanId: string):
 async function* streamScanStatus(context: GraphQLContext, scanId: string, queue: ScanEventQueue): AsyncGenerator<ScanStatusReport> {
   try {
     let scan = await getScan(context.em, scanId)
+    // an event can describe what the subscriber was already sent (the change it announces was
+    // read when subscribing, or a heartbeat changed nothing it sees): only changes are sent
+    let sent = ''
     while (true) {
-      yield statusReport(scan)
+      const report = statusReport(scan)
+      const shown = JSON.stringify(report)
+      if (shown !== sent) yield report
+      sent = shown
       if (isTerminal(scan.status)) return
       if (!(await queue.next())) return
       queue.drain()

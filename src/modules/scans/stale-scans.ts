@@ -21,6 +21,7 @@
  */
 import type { MikroORM } from '@mikro-orm/postgresql'
 import { publishScanEvent } from '../../events/event-hub.ts'
+import { transitionScan } from './scan-lifecycle.ts'
 import type { Logger } from '../../logger.ts'
 
 export interface StaleScanOptions {
@@ -60,10 +61,7 @@ interface StaleScan {
   lockedBy: string | null
 }
 
-const REQUEUE_SQL = `update scans set status = 'queued', started_at = null, heartbeat_at = null, updated_at = now() where id = ? and org_id = ? and status = 'running'`
-const FAIL_SQL = `update scans set status = 'failed', error = ?, completed_at = now(), updated_at = now() where id = ? and org_id = ? and status = 'running'`
 const LOG_SQL = `insert into scan_logs (id, org_id, scan_id, level, message) values (gen_random_uuid(), ?, ?, ?, ?)`
-const REPOSITORY_STATUS_SQL = `update repositories set last_scan_status = ? where id = ? and org_id = ? and last_scan_id = ?`
 
 /** Takes stale scans back from their dead workers, in one transaction: retried or failed. */
 export async function reclaimStaleScans(orm: MikroORM, timeoutSeconds: number): Promise<ReclaimedScans> {
@@ -78,20 +76,17 @@ export async function reclaimStaleScans(orm: MikroORM, timeoutSeconds: number): 
       const attempts = scan.attempts ?? 1
       const maxAttempts = scan.maxAttempts ?? attempts
       if (attempts < maxAttempts) {
-        await run(REQUEUE_SQL, [scan.id, scan.orgId])
+        await transitionScan(tx, scan, 'requeue')
         await run(LOG_SQL, [scan.orgId, scan.id, 'warning', `Retrying: ${silence}; the scan goes back to the queue (attempt ${attempts} of ${maxAttempts} interrupted)`])
-        await run(REPOSITORY_STATUS_SQL, ['queued', scan.repoId, scan.orgId, scan.id])
         reclaimed.retried.push(scan.id)
       } else {
         const reason = `${capitalized(silence)}; retried ${attempts - 1} ${attempts - 1 === 1 ? 'time' : 'times'}`
-        await run(FAIL_SQL, [reason, scan.id, scan.orgId])
+        await transitionScan(tx, scan, 'fail', { error: reason })
         await run(LOG_SQL, [scan.orgId, scan.id, 'error', `Scan failed: ${reason}`])
-        await run(REPOSITORY_STATUS_SQL, ['failed', scan.repoId, scan.orgId, scan.id])
         reclaimed.failed.push(scan.id)
       }
-      // delivered on commit
+      // delivered on commit (the transition published the status change)
       await publishScanEvent(tx, { kind: 'log', scanId: scan.id, orgId: scan.orgId })
-      await publishScanEvent(tx, { kind: 'scan', scanId: scan.id, orgId: scan.orgId })
     }
     // Unlocked only now, in the same transaction: no worker sees a retried job before its scan is queued.
     const deadWorkers = [...new Set(stale.map((scan) => scan.lockedBy).filter((id): id is string => id !== null))]
