@@ -97,7 +97,7 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<E
   })
   if (!(await isInitialised(dataDir))) {
     // initdb and the first start take a while (about half a minute on a small machine): say so
-    options.logger?.info(`creating the embedded PostgreSQL database in ${dataDir} (first start only; this takes about 30 s)`)
+    options.logger?.info(`creating the embedded PostgreSQL database in ${dataDir} (first start only; this can take half a minute)`)
     await server.initialise().catch((error: unknown) => {
       const reason = String(error)
       if (reason.includes('Permission denied')) {

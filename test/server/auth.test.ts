@@ -273,6 +273,8 @@ describe('a WebSocket connection whose credentials end', () => {
     await updates.first
     const record = await app.db.orm.em.fork().findOneOrFail(ApiKey, { orgId: caller.orgId })
     await revokeApiKey(app.db.orm.em.fork(), record.id)
+    // a change the subscriber would be sent (unchanged states are not sent at all)
+    await app.db.orm.em.getConnection().execute('update scans set progress = 50 where id = ?', [scan.id])
     await publishScanEvent(app.db.orm.em.fork(), { kind: 'scan', scanId: scan.id, orgId: caller.orgId })
     expect(await closed).toEqual({ code: 4401, reason: 'Invalid API key' })
     expect(updates.values).toHaveLength(1)

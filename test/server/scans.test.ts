@@ -33,7 +33,7 @@ describe('a scan, end to end', () => {
     const scanId = created.body.id as string
 
     const status = await waitForScan(app, caller, scanId, isTerminal)
-    expect(status).toMatchObject({ scan_id: scanId, status: 'completed', progress: 100, files_total: 3, files_scanned: 3, error: null })
+    expect(status).toMatchObject({ scan_id: scanId, status: 'completed', progress: 100, files_total: 3, files_scanned: 2, error: null })
     expect(status.issues_found).toBeGreaterThanOrEqual(2)
 
     const task = await app.request(`/api/scans/${scanId}/task-status`, { headers: caller.headers })
@@ -43,7 +43,7 @@ describe('a scan, end to end', () => {
     const messages = logs.body.map((entry: { message: string }) => entry.message)
     expect(messages[0]).toBe('Scan started')
     expect(messages).toContain('Repository content fetched')
-    expect(messages.at(-1)).toMatch(/^Scan completed: \d+ issues$/)
+    expect(messages.at(-1)).toMatch(/^Scan completed: \d+ issues; 2 of 3 files scanned, 1 skipped$/)
     const times = logs.body.map((entry: { timestamp: string }) => Date.parse(entry.timestamp))
     expect([...times].sort((a, b) => a - b)).toEqual(times)
     expect(logs.body[0]).toMatchObject({ id: expect.any(String), scan_id: scanId, level: 'info' })

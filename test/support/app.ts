@@ -81,13 +81,7 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
     await worker?.stop()
     await events?.close()
   })
-  app.request = async (path, init = {}) => {
-    const { json, ...rest } = init
-    const headers = new Headers(rest.headers)
-    if (json !== undefined) headers.set('content-type', 'application/json')
-    const response = await fetch(app.url + path, { ...rest, headers, ...(json !== undefined && { body: JSON.stringify(json) }) })
-    return toTestResponse(response)
-  }
+  app.request = (path, init = {}) => requestJson(app.url, path, init)
   app.graphql = (query, variables, headers) =>
     app.request('/graphql', { method: 'POST', headers, json: { query, variables } })
   app.websocket = (connectionParams) => {
@@ -96,6 +90,15 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
     return client
   }
   return app
+}
+
+/** One HTTP request as tests make it: `json` sent as the body, the answer parsed when it is JSON. */
+export async function requestJson(baseUrl: string, path: string, init: RequestInit & { json?: unknown } = {}): Promise<TestResponse> {
+  const { json, ...rest } = init
+  const headers = new Headers(rest.headers)
+  if (json !== undefined) headers.set('content-type', 'application/json')
+  const response = await fetch(baseUrl + path, { ...rest, headers, ...(json !== undefined && { body: JSON.stringify(json) }) })
+  return toTestResponse(response)
 }
 
 async function toTestResponse(response: Response): Promise<TestResponse> {

@@ -10,7 +10,7 @@ import path from 'node:path'
 import { afterAll } from 'vitest'
 import { createMigratedDatabase } from '../../src/db/admin.ts'
 import { findFreePort, startEmbeddedDatabase, type EmbeddedDatabase } from '../../src/db/embedded.ts'
-import type { TestResponse } from './app.ts'
+import { requestJson, type TestResponse } from './app.ts'
 
 export interface OwnDatabaseServer {
   /** a database with every migration applied, on this server */
@@ -78,19 +78,6 @@ export async function waitUntil(check: () => boolean | Promise<boolean>, timeout
 /** `request` as TestApp has it, against a service process's URL. */
 export function clientOf(baseUrl: string): { request(path: string, init?: RequestInit & { json?: unknown }): Promise<TestResponse> } {
   return {
-    request: async (urlPath, init = {}) => {
-      const { json, ...rest } = init
-      const headers = new Headers(rest.headers)
-      if (json !== undefined) headers.set('content-type', 'application/json')
-      const response = await fetch(baseUrl + urlPath, { ...rest, headers, ...(json !== undefined && { body: JSON.stringify(json) }) })
-      const text = await response.text()
-      let body: unknown = text
-      try {
-        body = text ? JSON.parse(text) : undefined
-      } catch {
-        body = text
-      }
-      return { status: response.status, headers: response.headers, body, text }
-    },
+    request: (urlPath, init = {}) => requestJson(baseUrl, urlPath, init),
   }
 }
