@@ -24,7 +24,8 @@ Options:
   --output <file>            write the report to a file instead of stdout
   --rules <file>             extra rules (YAML, same format as the built-in rules)
   --no-builtin-rules         run only the rules given with --rules
-  --analyzers <list>         comma-separated analyzers to run (default sast,secrets)
+  --analyzers <list>         comma-separated analyzers to run (default: the full
+                             analysis, sast,secrets,dataflow, as a full server scan)
   --fail-on <severity>       exit with 1 when a finding is at least this severe
                              (critical, high, medium, low, info)
   --max-file-bytes <n>       skip files larger than this (default 1048576)
@@ -158,7 +159,8 @@ export async function runCli(argv: string[], io: { stdout(text: string): void; s
       builtinRules: options.builtinRules,
       fileTimeoutMs: options.fileTimeoutMs,
       signal: deadline.signal,
-      ...(options.analyzers ? { analyzers: options.analyzers } : {}),
+      // the CLI runs what a full scan on the server runs unless told to narrow it
+      analyzers: options.analyzers ?? [...ANALYZERS],
       ...(options.maxFileBytes ? { maxFileBytes: options.maxFileBytes } : {}),
       onLog: (event: LogEvent) => {
         if (verbose || event.level === 'warning' || event.level === 'error') io.stderr(`[${event.level}] ${event.message}\n`)

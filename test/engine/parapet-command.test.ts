@@ -26,6 +26,17 @@ describe('parapet scan', () => {
     expect(report.findings.map((finding: { filePath: string }) => finding.filePath)).toContain('app.py')
   })
 
+  it('runs the full analysis by default, data flow included, and --analyzers narrows it', () => {
+    const app = 'from flask import request\nimport os\n\ndef run():\n    command = request.args.get("c")\n    target = "ls " + command\n    os.system(target)\n'
+    const dir = tempTree({ 'app.py': app })
+    const full = JSON.parse(run('npx', ['--no-install', 'parapet', 'scan', dir]).stdout)
+    expect(full.findings.map((finding: { analyzer: string }) => finding.analyzer)).toContain('dataflow')
+    expect(full.dataFlows.length).toBeGreaterThan(0)
+    const narrowed = JSON.parse(run('npx', ['--no-install', 'parapet', 'scan', dir, '--analyzers', 'sast,secrets']).stdout)
+    expect(narrowed.findings.map((finding: { analyzer: string }) => finding.analyzer)).not.toContain('dataflow')
+    expect(narrowed.dataFlows).toEqual([])
+  })
+
   it('runs a plain ast-grep rule given with --rules', () => {
     const dir = tempTree({ 'src/app.js': 'function start(port) {\n  console.log(port)\n}\n', 'rules.yml': 'id: no-console-log\nlanguage: javascript\nseverity: info\nmessage: console.log left in code\nrule:\n  pattern: console.log($A)\n' })
     const result = run('npx', ['--no-install', 'parapet', 'scan', `${dir}/src`, '--rules', `${dir}/rules.yml`, '--no-builtin-rules'])
