@@ -24,6 +24,7 @@ import { parseArgs } from 'node:util'
 import { scanDirectory } from '../src/engine/scan.ts'
 import { ANALYZERS } from '../src/engine/types.ts'
 import type { Finding } from '../src/engine/types.ts'
+import { createRng } from './lib/corpus-generator.ts'
 import { writeMarkdownSection } from './lib/markdown-section.ts'
 
 const { values } = parseArgs({
@@ -85,21 +86,9 @@ function thousands(value: number): string {
   return value.toLocaleString('en-US')
 }
 
-/** A reproducible pseudo-random sequence (mulberry32), so the review sample can be drawn again. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 /** n findings, round-robin over (package, category) groups, each group shuffled with a fixed seed. */
 function drawSample(results: PackageResult[], n: number): { packageName: string; finding: Finding }[] {
-  const random = seededRandom(20261122)
+  const random = createRng(20261122)
   const groups = new Map<string, { packageName: string; finding: Finding }[]>()
   for (const result of results) {
     for (const finding of result.findings) {

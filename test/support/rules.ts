@@ -1,3 +1,5 @@
+import { SLOW_MATCH } from '../engine/support/hostile.ts'
+
 /** A valid one-rule ruleset text, for tests that need rules_text the engine accepts. */
 export const EVAL_RULES = `id: custom.no-eval
 language: javascript
@@ -22,26 +24,8 @@ remediation: Do not evaluate strings.
  */
 export const SLOW_RULES = `id: custom.slow
 language: javascript
-rule:
-  kind: identifier
-  inside:
-    stopBy: end
-    kind: program
-    has:
-      stopBy: end
-      kind: identifier
-      inside:
-        stopBy: end
-        kind: program
-        has: { stopBy: end, kind: identifier, regex: '^zzz$' }
 severity: low
 message: slow
-title: slow
-category: code-injection
-cwe: [CWE-95]
-owasp: "A03:2021 - Injection"
-cvss: 1
-confidence: 0.1
-remediation: none
+rule:${SLOW_MATCH}
 ---
 ${EVAL_RULES}`

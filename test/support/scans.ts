@@ -3,6 +3,7 @@ import { expect } from 'vitest'
 import type { TestApp } from './app.ts'
 import type { Principal } from './factories.ts'
 import { makeZip, type ZipFiles } from './zips.ts'
+import { slowFile } from '../engine/support/hostile.ts'
 
 export async function uploadProject(app: Pick<TestApp, 'request'>, caller: Principal, files: ZipFiles, name = `repo-${Math.random().toString(36).slice(2, 8)}`): Promise<{ id: string }> {
   const form = new FormData()
@@ -57,7 +58,7 @@ export function largeProject(files = 3000): ZipFiles {
 /** A file SLOW_RULES takes minutes on (src/slow.js), and one they find an eval() call in (src/app.js). */
 export function slowProject(): ZipFiles {
   return {
-    'src/slow.js': `// zzz\n${Array.from({ length: 400 }, (_, index) => `a${index} = b${index} + c${index};`).join('\n')}\n`,
+    'src/slow.js': slowFile(),
     'src/app.js': 'eval(userInput)\n',
   }
 }

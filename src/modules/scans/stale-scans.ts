@@ -42,7 +42,7 @@ export interface ReclaimedScans {
 
 // `for update ... skip locked`: processes checking at the same moment each take different scans.
 const STALE_SCANS_SQL = `
-  select s.id, s.org_id as "orgId", s.repo_id as "repoId", j.attempts, j.max_attempts as "maxAttempts", j.locked_by as "lockedBy"
+  select s.id, s.org_id as "orgId", j.attempts, j.max_attempts as "maxAttempts", j.locked_by as "lockedBy"
   from scans s
   left join graphile_worker.jobs j on j.key = s.id::text
   where s.status = 'running'
@@ -55,7 +55,6 @@ const STALE_SCANS_SQL = `
 interface StaleScan {
   id: string
   orgId: string
-  repoId: string
   attempts: number | null
   maxAttempts: number | null
   lockedBy: string | null

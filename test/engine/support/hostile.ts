@@ -7,11 +7,7 @@ import { ruleYaml } from './helpers.ts'
  * there (`zzz` only appears in a comment, enough for the rule's word precondition). On 400 lines
  * one native call runs for minutes, and no thread can interrupt it.
  */
-export const SLOW_RULE = ruleYaml({
-  id: 'js.slow',
-  language: 'javascript',
-  message: 'slow',
-  rule: `
+export const SLOW_MATCH = `
   kind: identifier
   inside:
     stopBy: end
@@ -22,7 +18,7 @@ export const SLOW_RULE = ruleYaml({
       inside:
         stopBy: end
         kind: program
-        has: { stopBy: end, kind: identifier, regex: '^zzz$' }`,
-})
+        has: { stopBy: end, kind: identifier, regex: '^zzz$' }`
+export const SLOW_RULE = ruleYaml({ id: 'js.slow', language: 'javascript', message: 'slow', rule: SLOW_MATCH })
 export const EVAL_RULE = ruleYaml({ id: 'js.eval', language: 'javascript', rule: '\n  pattern: eval($X)', message: 'eval' })
 export const slowFile = () => `// zzz\n${Array.from({ length: 400 }, (_, index) => `a${index} = b${index} + c${index};`).join('\n')}\n`
