@@ -14,7 +14,7 @@ import type { Engine, ParamSink, SinkHit, Summary } from './engine.ts'
 import { ENGINE_LIMITS } from './engine.ts'
 import { concatPrefix, foldBinary, templatePrefix } from './fold.ts'
 import { lastSegment } from './glob.ts'
-import { SOURCE_KIND_INFO } from './kinds.ts'
+import { SOURCE_KIND_INFO, sinkKindsMask } from './kinds.ts'
 import type { FileUnit } from './program.ts'
 import type { SinkSpec, SourceSpec } from './spec.ts'
 import { State, joinStates } from './state.ts'
@@ -40,6 +40,7 @@ import {
   withStep,
 } from './values.ts'
 import type { Fact, Step, Val } from './values.ts'
+import { WEAK_CHECK_NOTE, hostCheckSubject, weakCheckOf } from './weak-checks.ts'
 
 type Lookup = (name: string) => Val | undefined
 
@@ -921,10 +922,37 @@ export class FunctionRun {
       if (holds) for (const guard of this.catalog.guardOperators.get(op) ?? []) this.applyGuard(state, test.left, guard.mask, guard.spec.requires, { site: test.site, note: guard.spec.note })
       const equal = ops.equal.includes(test.op) ? polarity : ops.notEqual.includes(test.op) ? !polarity : null
       if (equal === true) this.pinConstant(state, test.left, test.right)
+      this.refineUrlChecks(state, test, polarity)
       return state
     }
     if (test.t === 'call' && polarity) this.refineCall(state, test)
+    if (test.t === 'call') this.refineUrlChecks(state, test, polarity)
     return state
+  }
+
+  /**
+   * URL checks on the branch where `test` has truth value `polarity`: a whole-host comparison
+   * (`new URL(u).host === HOST`) makes the URL safe for redirects and requests; a substring test
+   * posing as an allow-list (`u.includes("example.com")`) cleans nothing but is recorded on the
+   * value, so the finding can point at it (weak-checks.ts).
+   */
+  private refineUrlChecks(state: State, test: Expr, polarity: boolean): void {
+    const parsed = hostCheckSubject(test, polarity)
+    const parsedTarget = parsed ? this.refinable(parsed) : null
+    if (parsedTarget) {
+      this.rewrite(parsedTarget, state, (value) => cleaned(value, sinkKindsMask(['redirect', 'url']), { site: test.site, note: 'host compared as a whole' }))
+      return
+    }
+    const constantOf = (expr: Expr): string | null => {
+      if (expr.t !== 'literal' && expr.t !== 'name' && expr.t !== 'member') return null
+      const constant = this.eval(expr, state).constant
+      return typeof constant === 'string' ? constant : null
+    }
+    const weak = weakCheckOf(test, polarity, constantOf)
+    const target = weak ? this.refinable(weak.subject) : null
+    if (!weak || !target) return
+    const note = `${WEAK_CHECK_NOTE}: ${weak.what} (not an allow-list of hosts)`
+    this.rewrite(target, state, (value) => withStep(value, { site: test.site, note }))
   }
 
   private refineCall(state: State, test: Extract<Expr, { t: 'call' }>): void {

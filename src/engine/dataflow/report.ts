@@ -14,6 +14,7 @@ import type { Site } from './ir.ts'
 import type { TraceRecord } from './engine.ts'
 import { SINK_KIND_INFO, SOURCE_KIND_INFO } from './kinds.ts'
 import type { Step } from './values.ts'
+import { weakCheckSentence } from './weak-checks.ts'
 
 export const DATAFLOW_MODEL = 'parapet-dataflow/1.0'
 const CONFIDENCE = 0.9
@@ -161,7 +162,7 @@ function fileFindings(texts: FileTexts, path: string, groups: Candidate[][]): Fi
         severity: info.severity,
         confidence: CONFIDENCE,
         title: info.title,
-        description: `${capitalize(trace.source.note)} reaches ${info.noun} (${trace.sink.note}) at line ${trace.sink.lineNumber} without sanitization.`,
+        description: `${capitalize(trace.source.note)} reaches ${info.noun} (${trace.sink.note}) at line ${trace.sink.lineNumber} without sanitization.${weakCheckSentence(trace.steps) ?? ''}`,
         explanation: explain(trace, group.length - 1),
         remediation: info.remediation,
         remediationCode: null,
