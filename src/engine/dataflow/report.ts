@@ -162,7 +162,7 @@ function fileFindings(texts: FileTexts, path: string, groups: Candidate[][]): Fi
         severity: info.severity,
         confidence: CONFIDENCE,
         title: info.title,
-        description: `${capitalize(trace.source.note)} reaches ${info.noun} (${trace.sink.note}) at line ${trace.sink.lineNumber} without sanitization.${weakCheckSentence(trace.steps) ?? ''}`,
+        description: `${capitalize(trace.source.note)} reaches ${info.noun} (${trace.sink.note}) at line ${trace.sink.lineNumber} without sanitization.${hit.spec.kind === 'redirect' || hit.spec.kind === 'url' ? (weakCheckSentence(trace.steps) ?? '') : ''}`,
         explanation: explain(trace, group.length - 1),
         remediation: info.remediation,
         remediationCode: null,
