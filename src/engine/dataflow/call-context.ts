@@ -61,6 +61,10 @@ export function conditionHolds(condition: Condition, context: CallContext): bool
     const callee = context.expr.callee
     return callee.t === 'member' && regex(condition.receiverText).test(callee.object.site.text)
   }
+  if ('receiverConstant' in condition) {
+    const constant = context.receiver?.constant
+    return typeof constant === 'string' && regex(condition.receiverConstant).test(constant)
+  }
   if ('argText' in condition) {
     const found = argFor({ index: condition.argText.index, keyword: condition.argText.keyword }, context)
     return found !== undefined && regex(condition.argText.matches).test(found.arg.value.site.text)

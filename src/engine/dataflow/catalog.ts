@@ -6,7 +6,7 @@
 import { GlobIndex, globToRegExp } from './glob.ts'
 import type { FunctionDef, Param } from './ir.ts'
 import { sinkKindsMask } from './kinds.ts'
-import type { GuardSpec, LanguageSpec, MarkerSpec, ParamSourceSpec, SanitizerSpec, SinkSpec, SourceSpec } from './spec.ts'
+import type { GuardSpec, LanguageSpec, MarkerSpec, ParamSourceSpec, RejectionSpec, SanitizerSpec, SinkSpec, SourceSpec, ViewSpec } from './spec.ts'
 
 export interface CollectionWrite {
   readonly key?: number
@@ -21,6 +21,12 @@ export interface CompiledSanitizer {
 export interface CompiledGuard {
   readonly spec: GuardSpec
   readonly mask: number
+}
+
+export interface CompiledRejection {
+  readonly spec: RejectionSpec
+  readonly mask: number
+  readonly needle: RegExp
 }
 
 export class Catalog {
@@ -40,6 +46,9 @@ export class Catalog {
   readonly collectionReads = new GlobIndex<{ key: number }>()
   readonly formatters = new GlobIndex<{ template: 'receiver' | number; placeholder: string }>()
   readonly opaqueCallbacks = new GlobIndex<true>()
+  readonly rejectionCalls = new GlobIndex<CompiledRejection>()
+  readonly rejectionOperators = new Map<string, CompiledRejection[]>()
+  readonly views = new GlobIndex<ViewSpec>()
 
   constructor(readonly spec: LanguageSpec) {
     for (const sink of spec.sinks) {
@@ -66,6 +75,12 @@ export class Catalog {
     for (const read of semantics.collectionReads ?? []) this.collectionReads.add(read.call, read)
     for (const formatter of semantics.formatters ?? []) this.formatters.add(formatter.call, formatter)
     if (semantics.opaqueCallbacks) this.opaqueCallbacks.add(semantics.opaqueCallbacks, true)
+    for (const view of semantics.views ?? []) this.views.add(view.call, view)
+    for (const rejection of spec.rejections ?? []) {
+      const compiled = { spec: rejection, mask: sinkKindsMask(rejection.cleans), needle: new RegExp(rejection.needle) }
+      if (rejection.call) this.rejectionCalls.add(rejection.call, compiled)
+      for (const operator of rejection.operator ?? []) this.rejectionOperators.set(operator, [...(this.rejectionOperators.get(operator) ?? []), compiled])
+    }
   }
 
   /** Source specs whose parameter rule makes `param` (at `index`, receiver excluded) untrusted. */

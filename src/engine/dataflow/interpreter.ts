@@ -10,13 +10,15 @@ import type { ClassDef, Expr, FunctionDef, Param, Stmt, Target } from './ir.ts'
 import { pathOf } from './ir.ts'
 import { conditionHolds, conditionsHold, regex, sinkArguments } from './call-context.ts'
 import type { CallContext } from './call-context.ts'
+import type { CompiledRejection } from './catalog.ts'
 import type { Engine, ParamSink, SinkHit, Summary } from './engine.ts'
 import { ENGINE_LIMITS } from './engine.ts'
 import { concatPrefix, foldBinary, templatePrefix } from './fold.ts'
 import { lastSegment } from './glob.ts'
-import { SOURCE_KIND_INFO, sinkKindsMask } from './kinds.ts'
+import { ALL_SINK_KINDS_MASK, SOURCE_KIND_INFO, sinkKindsMask } from './kinds.ts'
+import type { SinkKind } from './kinds.ts'
 import type { FileUnit } from './program.ts'
-import type { SinkSpec, SourceSpec } from './spec.ts'
+import type { GuardSpec, SinkSpec, SourceSpec } from './spec.ts'
 import { State, joinStates } from './state.ts'
 import {
   CLEAN,
@@ -44,6 +46,17 @@ import { WEAK_CHECK_NOTE, hostCheckSubject, weakCheckOf } from './weak-checks.ts
 
 type Lookup = (name: string) => Val | undefined
 
+/**
+ * What a parsed or normalized value is a view of: the access paths whose data went in, and the
+ * sink kinds a check validates for them (per component for parsed URLs, `whole` for a
+ * normalized path checked as a whole).
+ */
+interface View {
+  readonly sources: readonly Expr[]
+  readonly components: Readonly<Record<string, readonly SinkKind[]>> | null
+  readonly whole: readonly SinkKind[]
+}
+
 interface Frame {
   readonly breaks: State[]
   readonly continues: State[]
@@ -57,6 +70,10 @@ export class FunctionRun {
   private readonly returnSinks: readonly SinkSpec[]
   /** the last statement-level call that never returns (abort(), process.exit()) */
   private noReturnCall: Expr | null = null
+  /** parser and normalization calls evaluated here: what their result is a view of */
+  private readonly viewCalls = new Map<Expr, View>()
+  /** variables holding a view of other values (`u = urlparse(x)`): checks on them validate those */
+  private readonly views = new Map<string, View>()
 
   constructor(
     private readonly engine: Engine,
@@ -229,6 +246,7 @@ export class FunctionRun {
     if (stmt.op !== null && stmt.value) value = this.binaryValue(stmt.op.replace(/=$/, ''), this.readTarget(stmt.target, state), value)
     if (stmt.type) value = this.typed(value, stmt.type)
     this.assign(stmt.target, value, state, stmt.site)
+    if (stmt.target.t === 'name') this.trackView(stmt.target.name, stmt.op === null ? stmt.value : null)
   }
 
   private execIf(stmt: Extract<Stmt, { t: 'if' }>, state: State): State | null {
@@ -636,6 +654,7 @@ export class FunctionRun {
     }
     const consumed = catalog.sinkCalls.mayMatch(last) && this.checkCallSinks(context)
     if (catalog.noReturn.mayMatch(last) && catalog.noReturn.match(names).length > 0) this.noReturnCall = expr
+    this.noteView(context, last, state)
     return this.catalogResult(context, last, state) ?? this.unknownCall(context, calleeValue, state, consumed)
   }
 
@@ -911,7 +930,7 @@ export class FunctionRun {
     const ops = this.syntax.operators
     if (test.t === 'unary' && ops.not.includes(test.op)) return this.refine(state, test.operand, !polarity)
     if (test.t === 'binary') {
-      if (ops.and.includes(test.op)) return polarity ? this.refine(this.refine(state, test.left, true), test.right, true) : state
+      if (ops.and.includes(test.op)) return polarity ? this.refine(this.refine(state, test.left, true), test.right, true) : this.refineNotBoth(state, test.left, test.right)
       if (ops.or.includes(test.op)) return polarity ? state : this.refine(this.refine(state, test.left, false), test.right, false)
       let op = test.op
       let holds = polarity
@@ -920,13 +939,18 @@ export class FunctionRun {
         holds = !holds
       }
       if (holds) for (const guard of this.catalog.guardOperators.get(op) ?? []) this.applyGuard(state, test.left, guard.mask, guard.spec.requires, { site: test.site, note: guard.spec.note })
+      if (!holds) this.refineRejection(state, this.catalog.rejectionOperators.get(op) ?? [], test.left, test.right, test.site)
       const equal = ops.equal.includes(test.op) ? polarity : ops.notEqual.includes(test.op) ? !polarity : null
+      if (equal === true) this.viewEquality(state, test.left, test.right, test.site)
       if (equal === true) this.pinConstant(state, test.left, test.right)
       this.refineUrlChecks(state, test, polarity)
       return state
     }
     if (test.t === 'call' && polarity) this.refineCall(state, test)
     if (test.t === 'call') this.refineUrlChecks(state, test, polarity)
+    if (test.t === 'call' && !polarity) this.refineCallRejection(state, test)
+    // `if u.netloc: abort()`: no host at all is a relative URL, on the current host.
+    if (!polarity && (test.t === 'member' || test.t === 'call')) this.cleanThroughView(state, test, ALL_SINK_KINDS_MASK, { site: test.site, note: 'no host (relative URL)' })
     return state
   }
 
@@ -959,6 +983,7 @@ export class FunctionRun {
     const callee = test.callee
     const written = pathOf(callee)
     if (callee.t === 'member' && (this.syntax.operators.equalityMethods ?? []).includes(callee.property) && test.args[0]) {
+      this.viewEquality(state, callee.object, test.args[0].value, test.site)
       this.pinConstant(state, callee.object, test.args[0].value)
       return
     }
@@ -968,7 +993,7 @@ export class FunctionRun {
     const context: CallContext = { expr: test, args: test.args.map((arg) => ({ arg, value: this.eval(arg.value, state) })), receiver, names, label: written ?? 'call', unit: this.unit }
     for (const guard of this.catalog.guardCalls.match(names)) {
       if (!conditionsHold(guard.spec.when ?? [], context)) continue
-      const subject = guard.spec.subject === 'receiver' || guard.spec.subject === undefined ? (callee.t === 'member' ? callee.object : null) : (test.args[guard.spec.subject.arg]?.value ?? null)
+      const subject = guardSubject(guard.spec.subject, test)
       if (subject) this.applyGuard(state, subject, guard.mask, guard.spec.requires, { site: test.site, note: guard.spec.note })
     }
   }
@@ -984,6 +1009,7 @@ export class FunctionRun {
   private applyGuard(state: State, subject: Expr, mask: number, requires: 'normalized-path' | undefined, step: Step): void {
     const target = this.refinable(subject)
     if (target) this.rewrite(target, state, (value) => cleaned(value, mask, step, requires === 'normalized-path'))
+    this.cleanThroughView(state, subject, mask, step)
   }
 
   /**
@@ -1016,6 +1042,135 @@ export class FunctionRun {
     if (target.t === 'name' && !state.vars.has(target.name) && !this.outer?.(target.name)) return
     const current = this.eval(target, state)
     this.update(target, state, () => change(current))
+  }
+
+  // --- reject-and-return checks and parsed views ------------------------------------------
+
+  /** `a and b` is false: one of them is; what holds on both ways is kept. */
+  private refineNotBoth(state: State, left: Expr, right: Expr): State {
+    const leftFalse = this.refine(state.clone(), left, false)
+    const rightFalse = this.refine(this.refine(state.clone(), left, true), right, false)
+    const joined = joinStates([leftFalse, rightFalse]) ?? state
+    state.vars = joined.vars
+    return state
+  }
+
+  /** `".." in name` is false: name holds no such text, so it is clean for what that text attacks. */
+  private refineRejection(state: State, rejections: readonly CompiledRejection[], needle: Expr, haystack: Expr, site: Step['site']): void {
+    if (rejections.length === 0 || needle.t !== 'literal' || typeof needle.value !== 'string') return
+    const text = needle.value
+    for (const rejection of rejections) {
+      if (rejection.needle.test(text)) this.applyGuard(state, haystack, rejection.mask, undefined, { site, note: `${rejection.spec.note} (rejects ${JSON.stringify(text)})` })
+    }
+  }
+
+  /** `name.contains("..")` is false (the check that returns or throws when it is true). */
+  private refineCallRejection(state: State, test: Extract<Expr, { t: 'call' }>): void {
+    const callee = test.callee
+    if (callee.t !== 'member' || !test.args[0] || !this.catalog.rejectionCalls.mayMatch(callee.property)) return
+    const written = pathOf(callee)
+    const receiver = this.eval(callee.object, state)
+    const names = [receiver.qname ? `${receiver.qname}.${callee.property}` : null, written]
+    this.refineRejection(state, this.catalog.rejectionCalls.match(names), test.args[0].value, callee.object, test.site)
+  }
+
+  /** Records a parser or path normalization call: its result is a view of its inputs. */
+  private noteView(context: CallContext, last: string, state: State): void {
+    const catalog = this.catalog
+    let view: View | null = null
+    if (catalog.views.mayMatch(last)) {
+      const spec = catalog.views.match(context.names)[0]
+      const input = context.expr.args[0]?.value
+      if (spec && input) view = { sources: this.taintedPaths(input, state), components: spec.components, whole: [] }
+    }
+    if (!view && catalog.markers.mayMatch(last) && catalog.markers.match(context.names).length > 0) {
+      view = { sources: this.taintedPaths(context.expr, state), components: null, whole: ['path'] }
+    }
+    if (view && view.sources.length > 0) this.viewCalls.set(context.expr, view)
+  }
+
+  private taintedPaths(expr: Expr, state: State): Expr[] {
+    return accessPathsIn(expr).filter((path) => deepFacts(this.eval(path, state)).length > 0)
+  }
+
+  /** `u = urlparse(x)` makes u a view of x; any other assignment to u ends that. */
+  private trackView(name: string, value: Expr | null): void {
+    const view = value ? this.viewCalls.get(value) : undefined
+    if (view && !view.sources.some((source) => source.t === 'name' && source.name === name)) this.views.set(name, view)
+    else this.views.delete(name)
+  }
+
+  /** The view a checked expression reads, and the component read: `u.hostname`, `uri.getHost()`, or the view itself. */
+  private viewRead(subject: Expr): { name: string; view: View; component: string | null } | null {
+    let name: string | null = null
+    let component: string | null = null
+    if (subject.t === 'name') name = subject.name
+    else if (subject.t === 'member' && subject.object.t === 'name') [name, component] = [subject.object.name, subject.property]
+    else if (subject.t === 'call' && subject.args.length === 0 && subject.callee.t === 'member' && subject.callee.object.t === 'name') {
+      ;[name, component] = [subject.callee.object.name, subject.callee.property]
+    }
+    const view = name === null ? undefined : this.views.get(name)
+    return name !== null && view ? { name, view, component } : null
+  }
+
+  /**
+   * A check on a view validates what it is a view of, for the sink kinds the checked part
+   * decides: a host check for requests and redirects, a containment check on a normalized path
+   * for file access. The view itself is cleaned too when a component was checked.
+   */
+  private cleanThroughView(state: State, subject: Expr, mask: number, step: Step): void {
+    const read = this.viewRead(subject)
+    if (!read) return
+    const kinds = read.component === null ? read.view.whole : (read.view.components?.[read.component] ?? [])
+    const cleans = mask & sinkKindsMask(kinds)
+    if (cleans === 0) return
+    const viewStep: Step = { site: step.site, note: `${step.note}, on a parsed view` }
+    for (const source of read.view.sources) {
+      const target = this.refinable(source)
+      if (target) this.rewrite(target, state, (value) => cleaned(value, cleans, viewStep))
+    }
+    if (read.component !== null) this.rewrite({ t: 'name', name: read.name, site: step.site }, state, (value) => cleaned(value, cleans, viewStep))
+  }
+
+  /** `u.netloc == request.host`, `uri.getHost() != null` (checked to be false): a fixed host. */
+  private viewEquality(state: State, left: Expr, right: Expr, site: Step['site']): void {
+    for (const [subject, other] of [[left, right], [right, left]] as const) {
+      if (!this.viewRead(subject)) continue
+      if (other.t !== 'literal' && deepFacts(this.eval(other, state)).length > 0) continue
+      this.cleanThroughView(state, subject, ALL_SINK_KINDS_MASK, { site, note: 'host compared with a trusted value' })
+    }
+  }
+}
+
+/** The expression a guard call checks (see GuardSpec.subject). */
+function guardSubject(subject: GuardSpec['subject'], test: Extract<Expr, { t: 'call' }>): Expr | null {
+  const callee = test.callee
+  if (subject === 'receiver' || subject === undefined) return callee.t === 'member' ? callee.object : null
+  if ('arg' in subject) return test.args[subject.arg]?.value ?? null
+  // `PATTERN.matcher(x).matches()`: the value checked went into the call that made the receiver.
+  const maker = callee.t === 'member' ? callee.object : null
+  return maker?.t === 'call' ? (maker.args[subject.receiverArg]?.value ?? null) : null
+}
+
+/** Access paths inside an expression whose data may flow into its value (`a`, `req.query.x`). */
+function accessPathsIn(expr: Expr, depth = 0): Expr[] {
+  if (depth > 6) return []
+  switch (expr.t) {
+    case 'name':
+      return [expr]
+    case 'member':
+      return isAccessPath(expr) ? [expr] : accessPathsIn(expr.object, depth + 1)
+    case 'index':
+      return expr.index.t === 'literal' && isAccessPath(expr.object) ? [expr] : accessPathsIn(expr.object, depth + 1)
+    case 'call':
+      return [...(expr.callee.t === 'member' ? accessPathsIn(expr.callee.object, depth + 1) : []), ...expr.args.flatMap((arg) => accessPathsIn(arg.value, depth + 1))]
+    case 'binary':
+      return [...accessPathsIn(expr.left, depth + 1), ...accessPathsIn(expr.right, depth + 1)]
+    case 'template':
+    case 'other':
+      return expr.parts.flatMap((part) => accessPathsIn(part, depth + 1))
+    default:
+      return []
   }
 }
 

@@ -193,6 +193,8 @@ export type Condition =
   | { readonly receiverText: string }
   /** the call is written as a method call (`db.query(...)`, not an imported `query(...)`) */
   | { readonly method: true }
+  /** the receiver's known constant value matches (a regex literal kept in a constant: `NAME.test(x)`) */
+  | { readonly receiverConstant: string }
 
 export interface SourceSpec {
   readonly kind: SourceKind
@@ -280,13 +282,43 @@ export interface GuardSpec {
   readonly operator?: readonly string[]
   /** calls (`ALLOWED.includes(x)`, `p.startswith(base)`) */
   readonly call?: readonly string[]
-  /** whose value is checked: the receiver or an argument (calls), the left operand (operators) */
-  readonly subject?: 'receiver' | { readonly arg: number }
+  /**
+   * whose value is checked: the receiver or an argument (calls), the left operand (operators);
+   * `receiverArg`: an argument of the call that made the receiver (`P.matcher(x).matches()`)
+   */
+  readonly subject?: 'receiver' | { readonly arg: number } | { readonly receiverArg: number }
   readonly cleans: readonly SinkKind[] | 'all'
   /** the subject must have been normalized first */
   readonly requires?: 'normalized-path'
   readonly when?: readonly Condition[]
   readonly note: string
+}
+
+/**
+ * A check that is true for dangerous input (`".." in name`, `name.contains("'")`): code that
+ * rejects on it (returns, throws, aborts) leaves the checked value clean on the other branch.
+ * The needle must be a constant matching `needle`; the haystack is the value cleaned.
+ */
+export interface RejectionSpec {
+  /** membership operators (`needle in haystack`) */
+  readonly operator?: readonly string[]
+  /** methods of the haystack taking the needle first (`haystack.contains(needle)`) */
+  readonly call?: readonly string[]
+  /** regular expression over the needle's constant value */
+  readonly needle: string
+  readonly cleans: readonly SinkKind[]
+  readonly note: string
+}
+
+/**
+ * A parser whose result is a view of its input (`urlparse(x)`, `new URL(x)`): a check on one of
+ * the view's components validates the input itself for the sink kinds that component decides
+ * (the host decides where a request or redirect goes; the scheme alone does not).
+ */
+export interface ViewSpec {
+  readonly call: readonly string[]
+  /** component (field, or getter method called without arguments) -> sink kinds it protects */
+  readonly components: Readonly<Record<string, readonly SinkKind[]>>
 }
 
 export interface SemanticsSpec {
@@ -302,6 +334,8 @@ export interface SemanticsSpec {
   readonly opaqueCallbacks?: readonly string[]
   /** calls that fill a template (`"x{}".format(a)`, `String.format("x%s", a)`): the result starts like it */
   readonly formatters?: ReadonlyArray<{ readonly call: readonly string[]; readonly template: 'receiver' | number; readonly placeholder: string }>
+  /** parsers whose result is a view of their first argument (see ViewSpec) */
+  readonly views?: readonly ViewSpec[]
 }
 
 export interface LanguageSpec {
@@ -314,6 +348,7 @@ export interface LanguageSpec {
   readonly sanitizers: readonly SanitizerSpec[]
   readonly markers?: readonly MarkerSpec[]
   readonly guards: readonly GuardSpec[]
+  readonly rejections?: readonly RejectionSpec[]
   readonly semantics: SemanticsSpec
   /**
    * Words one of which a file must contain to hold a source (a cheap filter before parsing);

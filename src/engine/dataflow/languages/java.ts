@@ -6,6 +6,7 @@
  * `Statement.executeQuery` call) and resolve calls to classes of the same project.
  */
 import type { LanguageSpec, NodeRule, SinkSpec, SourceSpec } from '../spec.ts'
+import { HOST_DECIDES, quoteEscapes, rejections } from './validation.ts'
 
 const ANNOTATIONS = { kinds: ['annotation', 'marker_annotation'], in: { kinds: ['modifiers'] } } as const
 const METHOD = { as: 'function', name: 'name', params: 'parameters', body: 'body', decorators: ANNOTATIONS, modifiers: { kinds: ['modifiers'] } } as const
@@ -213,6 +214,8 @@ export const JAVA_SPEC: LanguageSpec = {
     { call: ['Filters.{eq,ne,gt,gte,lt,lte,in,nin,and,or,regex}', 'Document', 'BasicDBObject'], cleans: ['nosql'], when: [{ argText: { index: 0, matches: '^"[^$]' } }], note: 'typed query filter' },
     { call: ['**.{replaceAll,replace}'], cleans: ['header', 'log'], when: [{ argText: { index: 0, matches: '\\\\r|\\\\n' } }], note: 'CR/LF removal' },
     { call: ['**.encodeForOS'], cleans: ['command'], note: 'shell escaping' },
+    { call: ['**.encodeForXPath'], cleans: ['xpath'], note: 'XPath escaping' },
+    ...quoteEscapes(['**.{replace,replaceAll}']),
   ],
   markers: [{ call: ['**.{normalize,toRealPath,getCanonicalPath,getCanonicalFile,toAbsolutePath}'], marks: 'normalized-path', note: 'path normalization' }],
   guards: [
@@ -220,6 +223,7 @@ export const JAVA_SPEC: LanguageSpec = {
     { call: ['**.startsWith'], subject: 'receiver', cleans: ['path'], requires: 'normalized-path', note: 'path containment check' },
     { call: ['**.matches'], subject: 'receiver', cleans: 'all', when: [{ minArgs: 1 }], note: 'format validation' },
     { call: ['Pattern.matches'], subject: { arg: 1 }, cleans: 'all', note: 'format validation' },
+    { call: ['**.matcher().matches'], subject: { receiverArg: 0 }, cleans: 'all', note: 'format validation' },
     { call: ['StringUtils.{isNumeric,isAlphanumeric,isAlpha}', 'NumberUtils.{isDigits,isCreatable}'], subject: { arg: 0 }, cleans: 'all', note: 'format validation' },
   ],
   semantics: {
@@ -235,7 +239,9 @@ export const JAVA_SPEC: LanguageSpec = {
       { call: ['String.format', 'String.formatted'], template: 0, placeholder: '%' },
       { call: ['MessageFormat.format'], template: 0, placeholder: '{' },
     ],
+    views: [{ call: ['URI', 'java.net.URI', 'URI.create', 'java.net.URI.create'], components: { getHost: HOST_DECIDES, getAuthority: HOST_DECIDES } }],
   },
+  rejections: rejections({ call: ['**.contains'] }),
   sourceWords: [
     'getParameter',
     'getHeader',

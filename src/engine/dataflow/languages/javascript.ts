@@ -4,6 +4,7 @@
  * handlers, process.argv), sinks, sanitizers and guards of Node.js and its common libraries.
  */
 import type { LanguageSpec, NodeRule, SinkSpec, SourceSpec } from '../spec.ts'
+import { HOST_DECIDES, quoteEscapes, rejections } from './validation.ts'
 
 const FUNCTION = { as: 'function', name: 'name', params: 'parameters', singleParam: 'parameter', body: 'body', decorators: 'decorator' } as const
 const PARAM = { as: 'param', target: 'pattern', type: 'type', default: 'value', decorators: 'decorator', property: { kinds: ['accessibility_modifier'] } } as const
@@ -268,6 +269,7 @@ export const JAVASCRIPT_SPEC: LanguageSpec = {
     { call: ['**.{replace,replaceAll}'], cleans: ['header', 'log'], when: [{ argText: { index: 0, matches: '\\\\r|\\\\n' } }], note: 'CR/LF removal' },
     { call: ['JSON.stringify'], cleans: ['log', 'header'], note: 'JSON encoding' },
     { call: ['JSON.parse'], cleans: ['code'], note: 'data-only parsing' },
+    ...quoteEscapes(['**.{replace,replaceAll}']),
   ],
   markers: [{ call: ['{path,node:path}.{resolve,normalize,join}', `${FS}.{realpath,realpathSync}`], marks: 'normalized-path', note: 'path normalization' }],
   guards: [
@@ -275,6 +277,8 @@ export const JAVASCRIPT_SPEC: LanguageSpec = {
     { call: ['**.startsWith'], subject: 'receiver', cleans: ['path'], requires: 'normalized-path', note: 'path containment check' },
     { call: ['validator.{isInt,isNumeric,isUUID,isEmail,isAlphanumeric,isAlpha,isMongoId,isBoolean,isDate,isHexadecimal}', 'Number.{isInteger,isSafeInteger,isFinite}', 'isFinite'], subject: { arg: 0 }, cleans: 'all', note: 'format validation' },
     { call: ['**.test'], subject: { arg: 0 }, cleans: 'all', when: [{ receiverText: '^/\\^.*\\$/[a-z]*$' }], note: 'format validation (anchored pattern)' },
+    // The anchored pattern kept in a constant (`const NAME = /^[a-z]+$/`).
+    { call: ['**.test'], subject: { arg: 0 }, cleans: 'all', when: [{ receiverConstant: '^/\\^.*\\$/[a-z]*$' }], note: 'format validation (anchored pattern)' },
   ],
   semantics: {
     noReturn: ['process.exit'],
@@ -290,6 +294,8 @@ export const JAVASCRIPT_SPEC: LanguageSpec = {
       // `new URL('/path', base)`: a relative first argument keeps the base's host.
       { call: ['URL'], template: 0, placeholder: '\u0000' },
     ],
+    views: [{ call: ['URL', '{url,node:url}.parse'], components: { hostname: HOST_DECIDES, host: HOST_DECIDES, origin: HOST_DECIDES } }],
   },
+  rejections: rejections({ call: ['**.includes'] }),
   sourceWords: ['req', 'request', 'ctx', 'argv', 'process.env', 'readFile', 'Query(', 'Body(', 'Param(', 'Headers(', 'Cookies(', 'UploadedFile', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
 }

@@ -4,6 +4,7 @@
  * common web, database and parsing libraries.
  */
 import type { LanguageSpec, NodeRule, SinkSpec, SourceSpec } from '../spec.ts'
+import { HOST_DECIDES, quoteEscapes, rejections } from './validation.ts'
 
 const nodes: Record<string, NodeRule> = {
   module: { as: 'block' },
@@ -274,6 +275,7 @@ export const PYTHON_SPEC: LanguageSpec = {
     { call: ['**.replace'], cleans: ['header', 'log'], when: [{ argText: { index: 0, matches: '\\\\r|\\\\n' } }], note: 'CR/LF removal' },
     { call: ['re.sub'], cleans: ['header', 'log'], arg: 2, when: [{ argText: { index: 0, matches: '\\\\r|\\\\n' } }], note: 'CR/LF removal' },
     { call: ['json.loads', 'ast.literal_eval'], cleans: ['code'], note: 'data-only parsing' },
+    ...quoteEscapes(['**.replace']),
   ],
   markers: [{ call: ['os.path.realpath', 'os.path.abspath', 'os.path.normpath', '**.resolve', '**.absolute'], marks: 'normalized-path', note: 'path normalization' }],
   guards: [
@@ -281,6 +283,7 @@ export const PYTHON_SPEC: LanguageSpec = {
     { call: ['**.startswith', '**.is_relative_to'], subject: 'receiver', cleans: ['path'], requires: 'normalized-path', note: 'path containment check' },
     { call: ['**.url_has_allowed_host_and_scheme', 'url_has_allowed_host_and_scheme', 'is_safe_url', '**.is_safe_url'], subject: { arg: 0 }, cleans: ['redirect', 'url'], note: 'allowed-host check' },
     { call: ['re.fullmatch'], subject: { arg: 1 }, cleans: 'all', note: 'format validation' },
+    { call: ['re.compile().fullmatch'], subject: { arg: 0 }, cleans: 'all', note: 'format validation' },
     { call: ['re.match'], subject: { arg: 1 }, cleans: 'all', when: [{ argText: { index: 0, matches: "\\$['\"]$" } }], note: 'format validation' },
     { call: ['**.isdigit', '**.isdecimal', '**.isnumeric', '**.isalnum', '**.isalpha', '**.isidentifier'], subject: 'receiver', cleans: 'all', note: 'character class check' },
   ],
@@ -294,6 +297,8 @@ export const PYTHON_SPEC: LanguageSpec = {
     ],
     collectionReads: [{ call: ['**.get', '**.getlist', '**.pop'], key: 0 }],
     formatters: [{ call: ['**.format'], template: 'receiver', placeholder: '{' }],
+    views: [{ call: ['urllib.parse.{urlparse,urlsplit}', 'urlparse.{urlparse,urlsplit}'], components: { netloc: HOST_DECIDES, hostname: HOST_DECIDES } }],
   },
+  rejections: rejections({ operator: ['in'] }),
   sourceWords: ['request', 'argv', 'environ', 'getenv', 'parse_args', 'input(', 'open(', '.get(', '.post(', '.put(', '.delete(', '.patch(', '.route(', 'api_route'],
 }

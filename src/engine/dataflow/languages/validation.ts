@@ -1,0 +1,40 @@
+/**
+ * Catalog pieces every language shares for input validation as real code writes it: checks that
+ * reject dangerous text (`".." in name` then abort), quote escaping for XPath and SQL string
+ * literals, and the URL components that decide where a request or redirect goes.
+ */
+import type { SinkKind } from '../kinds.ts'
+import type { RejectionSpec, SanitizerSpec } from '../spec.ts'
+
+/** `..`, or a lone directory separator: a name without them cannot leave its directory. */
+const PATH_NEEDLE = String.raw`\.\.|^[/\\]$`
+/** A lone apostrophe or double quote: a value without them cannot close a string literal. */
+const QUOTE_NEEDLE = String.raw`^['"]$`
+
+/** Membership operators or containment methods that reject path and quote characters. */
+export function rejections(where: { readonly operator?: readonly string[]; readonly call?: readonly string[] }): RejectionSpec[] {
+  return [
+    { ...where, needle: PATH_NEEDLE, cleans: ['path'], note: 'rejects path traversal' },
+    { ...where, needle: QUOTE_NEEDLE, cleans: ['xpath', 'sql'], note: 'rejects quotes' },
+  ]
+}
+
+/** The first argument of a replace() is one quote character (a string, a Java char, a JS regex). */
+const QUOTE_ARG = String.raw`^(?:"\\?'"|'\\''|'"'|"\\""|/\\?['"]/g?)$`
+/** ...replaced by its XML character reference. */
+const ENTITY_ARG = String.raw`^["'](?:&apos;|&#0*39;|&#[xX]0*27;|&quot;|&#0*34;|&#[xX]0*22;)["']$`
+/** The first argument is an apostrophe... */
+const APOSTROPHE_ARG = String.raw`^(?:"\\?'"|'\\''|/\\?'/g?)$`
+/** ...doubled, as SQL and XPath 2 string literals escape it. */
+const DOUBLED_ARG = String.raw`^(?:"''"|'\\'\\'')$`
+
+/** `s.replace("'", "&apos;")` cleans XPath; `s.replace("'", "''")` XPath and SQL literals. */
+export function quoteEscapes(call: readonly string[]): SanitizerSpec[] {
+  return [
+    { call, cleans: ['xpath'], when: [{ argText: { index: 0, matches: QUOTE_ARG } }, { argText: { index: 1, matches: ENTITY_ARG } }], note: 'quotes replaced by character references' },
+    { call, cleans: ['xpath', 'sql'], when: [{ argText: { index: 0, matches: APOSTROPHE_ARG } }, { argText: { index: 1, matches: DOUBLED_ARG } }], note: 'apostrophes doubled' },
+  ]
+}
+
+/** Kinds a URL's host decides: where a request goes, where a redirect sends the user. */
+export const HOST_DECIDES: readonly SinkKind[] = ['url', 'redirect']
