@@ -12,7 +12,7 @@ import { conditionHolds, conditionsHold, regex, sinkArguments } from './call-con
 import type { CallContext } from './call-context.ts'
 import type { Engine, ParamSink, SinkHit, Summary } from './engine.ts'
 import { ENGINE_LIMITS } from './engine.ts'
-import { concatPrefix, foldBinary, templatePrefix } from './fold.ts'
+import { concatPrefix, foldBinary, foldStringMethod, foldToString, templatePrefix } from './fold.ts'
 import { lastSegment } from './glob.ts'
 import { SOURCE_KIND_INFO } from './kinds.ts'
 import type { FileUnit } from './program.ts'
@@ -269,24 +269,41 @@ export class FunctionRun {
     return joinStates([normalExit, ...breaks])
   }
 
+  /**
+   * Cases in order: a case whose value surely differs from a constant subject is skipped, one
+   * that surely equals it is the last entered directly (the default only runs when none does),
+   * and a C-style case without a break runs on into the next one.
+   */
   private execSwitch(stmt: Extract<Stmt, { t: 'switch' }>, state: State): State | null {
     const value = this.eval(stmt.value, state)
+    const entered = stmt.cases.map(() => false)
+    let decided = false
+    stmt.cases.forEach((branch, index) => {
+      if (decided || branch.test === null) return
+      const test = value.constant === undefined ? undefined : this.eval(branch.test, state).constant
+      if (value.constant !== undefined && test !== undefined && test !== value.constant) return
+      entered[index] = true
+      if (value.constant !== undefined && test === value.constant) decided = true
+    })
+    const fallback = stmt.cases.findIndex((branch) => branch.test === null)
+    if (!decided && fallback !== -1) entered[fallback] = true
     const ends: Array<State | null> = []
-    let hasDefault = false
-    for (const branch of stmt.cases) {
-      if (branch.test === null) hasDefault = true
-      else if (value.constant !== undefined) {
-        const test = this.eval(branch.test, state)
-        if (test.constant !== undefined && test.constant !== value.constant) continue
-      }
+    let carried: State | null = null
+    stmt.cases.forEach((branch, index) => {
+      const start = joinStates([entered[index] ? state.clone() : null, carried])
+      carried = null
+      if (!start) return
       const frame: Frame = { breaks: [], continues: [] }
       this.frames.push(frame)
-      ends.push(this.execBlock(branch.body, state.clone()))
+      const end = this.execBlock(branch.body, start)
       this.frames.pop()
       ends.push(...frame.breaks)
       this.frames.at(-1)?.continues.push(...frame.continues)
-    }
-    if (!hasDefault) ends.push(state)
+      if (branch.fallsThrough) carried = end
+      else ends.push(end)
+    })
+    ends.push(carried)
+    if (!decided && fallback === -1) ends.push(state)
     return joinStates(ends)
   }
 
@@ -511,6 +528,8 @@ export class FunctionRun {
       case 'index': {
         const object = this.eval(expr.object, state)
         const key = this.eval(expr.index, state).constant
+        // `"ABC"[1]`: one character of a known string
+        if (typeof object.constant === 'string' && typeof key === 'number' && Number.isInteger(key) && key >= 0 && key < object.constant.length) return constantVal(object.constant.charAt(key))
         return key === undefined || key === null ? readAny(object) : this.readMember(object, String(key), null)
       }
       case 'call':
@@ -633,9 +652,27 @@ export class FunctionRun {
       if (catalog.sinkCalls.mayMatch(last)) this.checkWrapperSinks(ref.fn, context)
       return this.callFunction(ref.fn, ref.receiver ?? receiver, context, state)
     }
+    const folded = this.foldedCall(context)
+    if (folded) return folded
     const consumed = catalog.sinkCalls.mayMatch(last) && this.checkCallSinks(context)
     if (catalog.noReturn.mayMatch(last) && catalog.noReturn.match(names).length > 0) this.noReturnCall = expr
     return this.catalogResult(context, last, state) ?? this.unknownCall(context, calleeValue, state, consumed)
+  }
+
+  /** A string method or conversion of known constants (`"ABC".charAt(1)`, `String.valueOf(3)`): its constant. */
+  private foldedCall(context: CallContext): Val | null {
+    const callee = context.expr.callee
+    const args = context.args.map(({ arg, value }) => (arg.keyword === null && !arg.spread ? value.constant : undefined))
+    if (callee.t === 'member' && typeof context.receiver?.constant === 'string') {
+      const folded = foldStringMethod(callee.property, context.receiver.constant, args)
+      return folded === undefined ? null : constantVal(folded)
+    }
+    const written = pathOf(callee)
+    const [only] = args
+    if (args.length !== 1 || only === undefined || written === null) return null
+    if (written === 'len' && typeof only === 'string') return constantVal(only.length)
+    if (TO_STRING.has(written)) return constantVal(foldToString(only, this.unit.spec.name === 'python'))
+    return null
   }
 
   /** `require('x')`: the module (or its exports) as a value. */
@@ -949,8 +986,43 @@ export class FunctionRun {
   private pinConstant(state: State, left: Expr, right: Expr): void {
     const [subject, other] = left.t === 'literal' ? [right, left] : [left, right]
     if (other.t !== 'literal') return
-    const target = this.refinable(subject)
-    if (target) this.rewrite(target, state, () => constantVal(other.value))
+    const pinned = this.pinnable(subject)
+    if (!pinned) return
+    // A case or space variant of the constant (`x.lower() == "a"`) carries no data either, but
+    // it is not that constant.
+    if (pinned.exact) this.rewrite(pinned.target, state, () => constantVal(other.value))
+    else this.rewrite(pinned.target, state, (value) => ({ ...value, facts: [], fields: null, constant: undefined, prefix: null }))
+  }
+
+  /**
+   * What an equality with a constant pins: the variable or access path compared, or the string a
+   * case or space transform was applied to. A value derived in any other way (`c.getName()`, a
+   * property of a call's result) pins nothing: its base object keeps its other data.
+   */
+  private pinnable(expr: Expr): { target: Expr; exact: boolean } | null {
+    switch (expr.t) {
+      case 'name':
+        return { target: expr, exact: true }
+      case 'member':
+        return isAccessPath(expr.object) ? { target: expr, exact: true } : null
+      case 'index':
+        return expr.index.t === 'literal' && isAccessPath(expr.object) ? { target: expr, exact: true } : null
+      case 'call': {
+        const callee = expr.callee
+        if (callee.t !== 'member') {
+          const inner = callee.t === 'name' && VALUE_TRANSFORMS.has(callee.name) && expr.args[0] ? this.pinnable(expr.args[0].value) : null
+          return inner ? { target: inner.target, exact: false } : null
+        }
+        const key = expr.args[0]?.value
+        const read = this.catalog.collectionReads.match([pathOf(callee)])[0]
+        if (read && read.key === 0 && key?.t === 'literal' && isAccessPath(callee.object)) return { target: { t: 'index', object: callee.object, index: key, site: expr.site }, exact: true }
+        if (!VALUE_TRANSFORMS.has(callee.property) || expr.args.length > 1) return null
+        const inner = this.pinnable(callee.object)
+        return inner ? { target: inner.target, exact: false } : null
+      }
+      default:
+        return null
+    }
   }
 
   private applyGuard(state: State, subject: Expr, mask: number, requires: 'normalized-path' | undefined, step: Step): void {
@@ -990,6 +1062,12 @@ export class FunctionRun {
     this.update(target, state, () => change(current))
   }
 }
+
+/** Conversions of a constant to its text. */
+const TO_STRING = new Set(['String.valueOf', 'String', 'str', 'Integer.toString', 'Long.toString', 'Objects.toString'])
+
+/** Calls whose result is the same text up to case, surrounding space or type (equality on it pins its input). */
+const VALUE_TRANSFORMS = new Set(['lower', 'upper', 'casefold', 'strip', 'lstrip', 'rstrip', 'trim', 'trimStart', 'trimEnd', 'toLowerCase', 'toUpperCase', 'toLocaleLowerCase', 'toLocaleUpperCase', 'toString', 'str', 'String', 'intern'])
 
 function isAccessPath(expr: Expr): boolean {
   return expr.t === 'name' || (expr.t === 'member' && isAccessPath(expr.object))
