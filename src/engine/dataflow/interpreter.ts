@@ -12,6 +12,7 @@ import { conditionHolds, conditionsHold, regex, sinkArguments } from './call-con
 import type { CallContext } from './call-context.ts'
 import type { Engine, ParamSink, SinkHit, Summary } from './engine.ts'
 import { ENGINE_LIMITS } from './engine.ts'
+import { bag, exactLength, inexact, listAppend, listExtend, listInsert, listOf, listRemoveAt, listRemoveValue, listSet, listSplice, positionKey } from './collections.ts'
 import { concatPrefix, foldBinary, foldStringMethod, foldToString, templatePrefix } from './fold.ts'
 import { lastSegment } from './glob.ts'
 import { SOURCE_KIND_INFO } from './kinds.ts'
@@ -225,6 +226,12 @@ export class FunctionRun {
 
   private execAssign(stmt: Extract<Stmt, { t: 'assign' }>, state: State): void {
     let value = stmt.value ? this.eval(stmt.value, state) : CLEAN
+    // Two names for one list: a change through either is not seen through the other, so
+    // neither keeps its exact positions.
+    if (stmt.value && isAccessPath(stmt.value) && exactLength(value) !== undefined) {
+      value = inexact(value)
+      this.update(stmt.value, state, inexact)
+    }
     if (stmt.op !== null && stmt.value) value = this.binaryValue(stmt.op.replace(/=$/, ''), this.readTarget(stmt.target, state), value)
     if (stmt.type) value = this.typed(value, stmt.type)
     this.assign(stmt.target, value, state, stmt.site)
@@ -530,7 +537,7 @@ export class FunctionRun {
         const key = this.eval(expr.index, state).constant
         // `"ABC"[1]`: one character of a known string
         if (typeof object.constant === 'string' && typeof key === 'number' && Number.isInteger(key) && key >= 0 && key < object.constant.length) return constantVal(object.constant.charAt(key))
-        return key === undefined || key === null ? readAny(object) : this.readMember(object, String(key), null)
+        return key === undefined || key === null ? readAny(object) : this.readMember(object, positionKey(object, key), null)
       }
       case 'call':
         return this.evalCall(expr, state)
@@ -552,13 +559,8 @@ export class FunctionRun {
         if (truth === false) return this.eval(expr.else, this.refine(state.clone(), expr.test, false))
         return join(this.eval(expr.then, this.refine(state.clone(), expr.test, true)), this.eval(expr.else, this.refine(state.clone(), expr.test, false)))
       }
-      case 'list': {
-        let result: Val = val({ fields: new Map() })
-        expr.elements.forEach((element, index) => {
-          result = withField(result, String(index), this.eval(element, state))
-        })
-        return result
-      }
+      case 'list':
+        return listOf(expr.elements.map((element) => this.eval(element, state)))
       case 'dict':
         return this.evalDict(expr, state)
       case 'function':
@@ -652,7 +654,7 @@ export class FunctionRun {
       if (catalog.sinkCalls.mayMatch(last)) this.checkWrapperSinks(ref.fn, context)
       return this.callFunction(ref.fn, ref.receiver ?? receiver, context, state)
     }
-    const folded = this.foldedCall(context)
+    const folded = this.foldedCall(context) ?? this.collectionFactory(context)
     if (folded) return folded
     const consumed = catalog.sinkCalls.mayMatch(last) && this.checkCallSinks(context)
     if (catalog.noReturn.mayMatch(last) && catalog.noReturn.match(names).length > 0) this.noReturnCall = expr
@@ -672,6 +674,136 @@ export class FunctionRun {
     if (args.length !== 1 || only === undefined || written === null) return null
     if (written === 'len' && typeof only === 'string') return constantVal(only.length)
     if (TO_STRING.has(written)) return constantVal(foldToString(only, this.unit.spec.name === 'python'))
+    return null
+  }
+
+  /**
+   * Lists and maps with known positions and keys (collections.ts): methods that move elements
+   * (`add(i, x)`, `remove(i)`, `pop()`, `insert`, `shift`, `splice`) on a list of known length,
+   * removals and copies of map keys; null leaves the call to the catalog's reads and writes.
+   */
+  private collectionCall(context: CallContext, method: string, state: State): Val | null {
+    const receiver = context.receiver
+    const callee = context.expr.callee
+    if (!receiver || callee.t !== 'member' || context.args.some(({ arg }) => arg.spread || arg.keyword !== null)) return null
+    const values = context.args.map(({ value }) => value)
+    const [first, second] = values
+    const length = exactLength(receiver)
+    const python = this.unit.spec.name === 'python'
+    const step = { site: context.expr.site, note: `stored in ${pathOf(callee.object) ?? 'a collection'}` }
+    const store = (next: Val) => this.update(callee.object, state, () => next)
+    if (length !== undefined) {
+      switch (method) {
+        case 'add':
+        case 'append':
+        case 'push':
+        case 'offer':
+        case 'addLast':
+          if (method === 'add' && values.length === 2 && first && second) {
+            store(listInsert(receiver, first.constant, withStep(second, step)))
+            return CLEAN
+          }
+          if (values.length === 0 || (method !== 'push' && values.length > 1)) return null
+          store(listAppend(receiver, values.map((value) => withStep(value, step))))
+          return method === 'push' ? constantVal(length + values.length) : CLEAN
+        case 'insert':
+          if (!first || !second || values.length !== 2) return null
+          store(listInsert(receiver, first.constant, withStep(second, step)))
+          return CLEAN
+        case 'unshift':
+        case 'addFirst':
+        case 'offerFirst':
+          if (values.length !== 1 || !first) return null
+          store(listInsert(receiver, 0, withStep(first, step)))
+          return CLEAN
+        case 'set': {
+          if (values.length !== 2 || !first || !second) return null
+          const { list, old } = listSet(receiver, first.constant, withStep(second, step))
+          store(list)
+          return old
+        }
+        case 'addAll':
+        case 'extend':
+          if (values.length !== 1 || !first) return null
+          store(listExtend(receiver, withStep(first, step)))
+          return CLEAN
+        case 'concat':
+          return values.reduce((acc, value) => listExtend(acc, value), receiver)
+        case 'remove':
+          if (values.length !== 1 || !first) return null
+          if (!python && typeof first.constant === 'number') {
+            const { list, removed } = listRemoveAt(receiver, first.constant)
+            store(list)
+            return removed
+          }
+          store(listRemoveValue(receiver, first.constant))
+          return CLEAN
+        case 'pop':
+        case 'shift':
+        case 'poll':
+        case 'pollFirst':
+        case 'removeFirst':
+        case 'pollLast':
+        case 'removeLast': {
+          if (values.length > 1) return null
+          const fromEnd = method === 'pop' || method === 'pollLast' || method === 'removeLast'
+          const index = first ? first.constant : fromEnd ? -1 : 0
+          const { list, removed } = listRemoveAt(receiver, index)
+          store(list)
+          return removed
+        }
+        case 'splice': {
+          if (!first) return null
+          const count = values.length > 1 ? (second?.constant ?? -1) : undefined
+          const { list, removed } = listSplice(receiver, first.constant, count, values.slice(2).map((value) => withStep(value, step)))
+          store(list)
+          return removed
+        }
+        default:
+          return null
+      }
+    }
+    // A map (or a list whose length is unknown): removing a constant key clears it; removing by
+    // position or an unknown key leaves a bag.
+    if (['remove', 'pop', 'delete', 'shift', 'splice', 'insert', 'unshift', 'removeFirst', 'removeLast', 'poll'].includes(method) && receiver.fields) {
+      const key = first?.constant
+      if ((method === 'remove' || method === 'pop' || method === 'delete') && values.length >= 1 && typeof key === 'string') {
+        const removed = readField(receiver, key)
+        store(withField(receiver, key, values.length > 1 && second ? second : CLEAN))
+        return method === 'delete' ? CLEAN : values.length > 1 && second ? join(removed, second) : removed
+      }
+      store(bag(receiver))
+      return null
+    }
+    if ((method === 'putAll' || (python && method === 'update')) && values.length === 1 && first?.fields) {
+      let updated = receiver
+      for (const [key, field] of first.fields) updated = withField(updated, key, withStep(field, step))
+      store(smear(updated, { ...first, fields: null }))
+      return CLEAN
+    }
+    return null
+  }
+
+  /** `List.of(a, b)`, `Arrays.asList(a, b)`, `new ArrayList<>()`, `Map.of("k", v)`: a collection of known contents. */
+  private collectionFactory(context: CallContext): Val | null {
+    const written = pathOf(context.expr.callee)
+    if (written === null || context.args.some(({ arg }) => arg.spread || arg.keyword !== null)) return null
+    const values = context.args.map(({ value }) => value)
+    if (LIST_FACTORIES.has(written)) return listOf(values)
+    if (context.expr.isNew && LIST_CLASSES.has(written)) {
+      const [first] = values
+      if (!first || typeof first.constant === 'number') return { ...listOf([]), qname: written }
+      return exactLength(first) === undefined ? null : { ...listOf([]), fields: first.fields, qname: written }
+    }
+    if (written === 'Map.of' && values.length % 2 === 0) {
+      let result: Val = val({ fields: new Map() })
+      for (let index = 0; index < values.length; index += 2) {
+        const key = values[index]?.constant
+        const value = values[index + 1] ?? CLEAN
+        result = key === undefined || key === null ? smear(result, value) : withField(result, String(key), value)
+      }
+      return result
+    }
     return null
   }
 
@@ -701,10 +833,12 @@ export class FunctionRun {
     }
     if (catalog.cleanCalls.mayMatch(last) && catalog.cleanCalls.match(names).length > 0) return CLEAN
     if (context.receiver && expr.callee.t === 'member') {
+      const collection = this.collectionCall(context, expr.callee.property, state)
+      if (collection) return collection
       if (catalog.collectionReads.mayMatch(last)) {
         const read = catalog.collectionReads.match(names)[0]
         const key = read ? context.args[read.key]?.value.constant : undefined
-        if (read && key !== undefined && key !== null) return readField(context.receiver, String(key))
+        if (read && key !== undefined && key !== null) return readField(context.receiver, positionKey(context.receiver, key))
       }
       if (catalog.collectionWrites.mayMatch(last)) {
         const write = catalog.collectionWrites.match(names)[0]
@@ -769,6 +903,7 @@ export class FunctionRun {
    * finding is at the sink, not at every later use of what it returned.
    */
   private unknownCall(context: CallContext, calleeValue: Val, state: State, consumed: boolean): Val {
+    this.escapeLists(context, state)
     const propagated = this.propagate(context, calleeValue)
     let result = consumed ? { ...propagated, facts: [] } : propagated
     // Callbacks given to library calls (map, then, forEach...) see the receiver's data;
@@ -781,6 +916,19 @@ export class FunctionRun {
       if (returned) result = join(result, returned)
     }
     return result
+  }
+
+  /**
+   * A list of known positions handed to a library call (`Collections.reverse(l)`, `l.sort()`)
+   * may come back reordered: from here on it is a bag.
+   */
+  private escapeLists(context: CallContext, state: State): void {
+    const callee = context.expr.callee
+    const handed = context.args.map(({ arg, value }) => ({ expr: arg.value, value }))
+    if (callee.t === 'member' && context.receiver) handed.push({ expr: callee.object, value: context.receiver })
+    for (const { expr, value } of handed) {
+      if (exactLength(value) !== undefined && isAccessPath(expr)) this.update(expr, state, bag)
+    }
   }
 
   /** Analyzes a function in place with the current variables visible (closures). */
@@ -1062,6 +1210,10 @@ export class FunctionRun {
     this.update(target, state, () => change(current))
   }
 }
+
+/** Calls and classes that make a list of their arguments, or an empty list. */
+const LIST_FACTORIES = new Set(['List.of', 'Arrays.asList', 'Set.of', 'Collections.singletonList', 'Array.of'])
+const LIST_CLASSES = new Set(['ArrayList', 'LinkedList', 'Vector', 'ArrayDeque', 'CopyOnWriteArrayList'])
 
 /** Conversions of a constant to its text. */
 const TO_STRING = new Set(['String.valueOf', 'String', 'str', 'Integer.toString', 'Long.toString', 'Objects.toString'])
