@@ -6,7 +6,7 @@
  * the engine for real sources, to the summary for parameters), and calls to project functions
  * go through their summaries (or are analyzed in place for callbacks and local functions).
  */
-import type { ClassDef, Expr, FunctionDef, Param, Stmt, Target } from './ir.ts'
+import type { ClassDef, Const, Expr, FunctionDef, Param, Stmt, Target } from './ir.ts'
 import { pathOf } from './ir.ts'
 import { conditionHolds, conditionsHold, regex, sinkArguments } from './call-context.ts'
 import type { CallContext } from './call-context.ts'
@@ -27,6 +27,7 @@ import {
   deepFacts,
   factWithStep,
   instantiate,
+  isTainted,
   join,
   mergeFacts,
   normalized,
@@ -784,6 +785,38 @@ export class FunctionRun {
     return null
   }
 
+  /**
+   * A library object that stores what it is given (`cfg.set("s", "k", v)`, `ctx.setAttribute("k",
+   * v)`): the value goes into the receiver under its constant leading arguments, or anywhere in
+   * it when they are not constant, so a later getter with the same key returns it.
+   */
+  private storeInReceiver(context: CallContext, state: State): void {
+    const callee = context.expr.callee
+    if (callee.t !== 'member' || !context.receiver || !STORE_METHODS.has(callee.property) || !isAccessPath(callee.object)) return
+    if (context.args.length === 0 || context.args.some(({ arg }) => arg.spread || arg.keyword !== null)) return
+    const written = withStep((context.args.at(-1) as { value: Val }).value, { site: context.expr.site, note: `stored in ${pathOf(callee.object) ?? 'an object'}` })
+    const key = storedKey(context.args.slice(0, -1).map(({ value }) => value.constant))
+    if (key === null) {
+      if (isTainted(written)) this.update(callee.object, state, (object) => smear(object, written))
+      return
+    }
+    this.update(callee.object, state, (object) => withField(object, key, written))
+  }
+
+  /** `cfg.get("s", "k")` on an object something was stored in by key: that key only. */
+  private storedRead(context: CallContext, method: string): Val | null {
+    const receiver = context.receiver
+    if (!receiver?.fields || !GET_METHODS.has(method) || context.args.length === 0) return null
+    const key = storedKey(context.args.map(({ value }) => value.constant))
+    if (key === null || ![...receiver.fields.keys()].some((known) => known.startsWith(STORED))) return null
+    const stored = receiver.fields.get(key)
+    if (stored) return stored
+    // a key written as a collection's (`map.put("k", v)`) is read as one
+    const [only] = context.args
+    if (context.args.length === 1 && only && receiver.fields.has(String(only.value.constant))) return null
+    return readField(receiver, key)
+  }
+
   /** `List.of(a, b)`, `Arrays.asList(a, b)`, `new ArrayList<>()`, `Map.of("k", v)`: a collection of known contents. */
   private collectionFactory(context: CallContext): Val | null {
     const written = pathOf(context.expr.callee)
@@ -833,7 +866,7 @@ export class FunctionRun {
     }
     if (catalog.cleanCalls.mayMatch(last) && catalog.cleanCalls.match(names).length > 0) return CLEAN
     if (context.receiver && expr.callee.t === 'member') {
-      const collection = this.collectionCall(context, expr.callee.property, state)
+      const collection = this.collectionCall(context, expr.callee.property, state) ?? this.storedRead(context, expr.callee.property)
       if (collection) return collection
       if (catalog.collectionReads.mayMatch(last)) {
         const read = catalog.collectionReads.match(names)[0]
@@ -904,6 +937,7 @@ export class FunctionRun {
    */
   private unknownCall(context: CallContext, calleeValue: Val, state: State, consumed: boolean): Val {
     this.escapeLists(context, state)
+    this.storeInReceiver(context, state)
     const propagated = this.propagate(context, calleeValue)
     let result = consumed ? { ...propagated, facts: [] } : propagated
     // Callbacks given to library calls (map, then, forEach...) see the receiver's data;
@@ -1209,6 +1243,17 @@ export class FunctionRun {
     const current = this.eval(target, state)
     this.update(target, state, () => change(current))
   }
+}
+
+/** Library methods that keep their last argument in the receiver, under the arguments before it. */
+const STORE_METHODS = new Set(['set', 'put', 'setProperty', 'setAttribute', 'setItem', 'setValue', 'setParameter', 'store', 'putValue', 'setOption'])
+const GET_METHODS = new Set(['get', 'getProperty', 'getAttribute', 'getItem', 'getValue', 'getParameter', 'getOption', 'getString'])
+/** Keys of values stored by such calls (a separator no source text holds). */
+const STORED = '\u0000'
+
+function storedKey(parts: ReadonlyArray<Const | undefined>): string | null {
+  if (parts.length === 0 || parts.some((part) => part === undefined || part === null)) return null
+  return STORED + parts.map(String).join(STORED)
 }
 
 /** Calls and classes that make a list of their arguments, or an empty list. */
