@@ -6,14 +6,15 @@
  * the engine for real sources, to the summary for parameters), and calls to project functions
  * go through their summaries (or are analyzed in place for callbacks and local functions).
  */
-import type { ClassDef, Expr, FunctionDef, Param, Stmt, Target } from './ir.ts'
+import type { ClassDef, Const, Expr, FunctionDef, Param, Stmt, Target } from './ir.ts'
 import { pathOf } from './ir.ts'
 import { conditionHolds, conditionsHold, regex, sinkArguments } from './call-context.ts'
 import type { CallContext } from './call-context.ts'
 import type { CompiledRejection } from './catalog.ts'
 import type { Engine, ParamSink, SinkHit, Summary } from './engine.ts'
 import { ENGINE_LIMITS } from './engine.ts'
-import { concatPrefix, foldBinary, templatePrefix } from './fold.ts'
+import { bag, exactLength, inexact, listAppend, listExtend, listInsert, listOf, listRemoveAt, listRemoveValue, listSet, listSplice, positionKey } from './collections.ts'
+import { concatPrefix, foldBinary, foldStringMethod, foldToString, templatePrefix } from './fold.ts'
 import { lastSegment } from './glob.ts'
 import { ALL_SINK_KINDS_MASK, SOURCE_KIND_INFO, sinkKindsMask } from './kinds.ts'
 import type { SinkKind } from './kinds.ts'
@@ -28,6 +29,7 @@ import {
   deepFacts,
   factWithStep,
   instantiate,
+  isTainted,
   join,
   mergeFacts,
   normalized,
@@ -243,6 +245,12 @@ export class FunctionRun {
 
   private execAssign(stmt: Extract<Stmt, { t: 'assign' }>, state: State): void {
     let value = stmt.value ? this.eval(stmt.value, state) : CLEAN
+    // Two names for one list: a change through either is not seen through the other, so
+    // neither keeps its exact positions.
+    if (stmt.value && isAccessPath(stmt.value) && exactLength(value) !== undefined) {
+      value = inexact(value)
+      this.update(stmt.value, state, inexact)
+    }
     if (stmt.op !== null && stmt.value) value = this.binaryValue(stmt.op.replace(/=$/, ''), this.readTarget(stmt.target, state), value)
     if (stmt.type) value = this.typed(value, stmt.type)
     this.assign(stmt.target, value, state, stmt.site)
@@ -288,24 +296,41 @@ export class FunctionRun {
     return joinStates([normalExit, ...breaks])
   }
 
+  /**
+   * Cases in order: a case whose value surely differs from a constant subject is skipped, one
+   * that surely equals it is the last entered directly (the default only runs when none does),
+   * and a C-style case without a break runs on into the next one.
+   */
   private execSwitch(stmt: Extract<Stmt, { t: 'switch' }>, state: State): State | null {
     const value = this.eval(stmt.value, state)
+    const entered = stmt.cases.map(() => false)
+    let decided = false
+    stmt.cases.forEach((branch, index) => {
+      if (decided || branch.test === null) return
+      const test = value.constant === undefined ? undefined : this.eval(branch.test, state).constant
+      if (value.constant !== undefined && test !== undefined && test !== value.constant) return
+      entered[index] = true
+      if (value.constant !== undefined && test === value.constant) decided = true
+    })
+    const fallback = stmt.cases.findIndex((branch) => branch.test === null)
+    if (!decided && fallback !== -1) entered[fallback] = true
     const ends: Array<State | null> = []
-    let hasDefault = false
-    for (const branch of stmt.cases) {
-      if (branch.test === null) hasDefault = true
-      else if (value.constant !== undefined) {
-        const test = this.eval(branch.test, state)
-        if (test.constant !== undefined && test.constant !== value.constant) continue
-      }
+    let carried: State | null = null
+    stmt.cases.forEach((branch, index) => {
+      const start = joinStates([entered[index] ? state.clone() : null, carried])
+      carried = null
+      if (!start) return
       const frame: Frame = { breaks: [], continues: [] }
       this.frames.push(frame)
-      ends.push(this.execBlock(branch.body, state.clone()))
+      const end = this.execBlock(branch.body, start)
       this.frames.pop()
       ends.push(...frame.breaks)
       this.frames.at(-1)?.continues.push(...frame.continues)
-    }
-    if (!hasDefault) ends.push(state)
+      if (branch.fallsThrough) carried = end
+      else ends.push(end)
+    })
+    ends.push(carried)
+    if (!decided && fallback === -1) ends.push(state)
     return joinStates(ends)
   }
 
@@ -530,7 +555,9 @@ export class FunctionRun {
       case 'index': {
         const object = this.eval(expr.object, state)
         const key = this.eval(expr.index, state).constant
-        return key === undefined || key === null ? readAny(object) : this.readMember(object, String(key), null)
+        // `"ABC"[1]`: one character of a known string
+        if (typeof object.constant === 'string' && typeof key === 'number' && Number.isInteger(key) && key >= 0 && key < object.constant.length) return constantVal(object.constant.charAt(key))
+        return key === undefined || key === null ? readAny(object) : this.readMember(object, positionKey(object, key), null)
       }
       case 'call':
         return this.evalCall(expr, state)
@@ -552,13 +579,8 @@ export class FunctionRun {
         if (truth === false) return this.eval(expr.else, this.refine(state.clone(), expr.test, false))
         return join(this.eval(expr.then, this.refine(state.clone(), expr.test, true)), this.eval(expr.else, this.refine(state.clone(), expr.test, false)))
       }
-      case 'list': {
-        let result: Val = val({ fields: new Map() })
-        expr.elements.forEach((element, index) => {
-          result = withField(result, String(index), this.eval(element, state))
-        })
-        return result
-      }
+      case 'list':
+        return listOf(expr.elements.map((element) => this.eval(element, state)))
       case 'dict':
         return this.evalDict(expr, state)
       case 'function':
@@ -652,10 +674,190 @@ export class FunctionRun {
       if (catalog.sinkCalls.mayMatch(last)) this.checkWrapperSinks(ref.fn, context)
       return this.callFunction(ref.fn, ref.receiver ?? receiver, context, state)
     }
+    const folded = this.foldedCall(context) ?? this.collectionFactory(context)
+    if (folded) return folded
     const consumed = catalog.sinkCalls.mayMatch(last) && this.checkCallSinks(context)
     if (catalog.noReturn.mayMatch(last) && catalog.noReturn.match(names).length > 0) this.noReturnCall = expr
     this.noteView(context, last, state)
     return this.catalogResult(context, last, state) ?? this.unknownCall(context, calleeValue, state, consumed)
+  }
+
+  /** A string method or conversion of known constants (`"ABC".charAt(1)`, `String.valueOf(3)`): its constant. */
+  private foldedCall(context: CallContext): Val | null {
+    const callee = context.expr.callee
+    const args = context.args.map(({ arg, value }) => (arg.keyword === null && !arg.spread ? value.constant : undefined))
+    if (callee.t === 'member' && typeof context.receiver?.constant === 'string') {
+      const folded = foldStringMethod(callee.property, context.receiver.constant, args)
+      return folded === undefined ? null : constantVal(folded)
+    }
+    const written = pathOf(callee)
+    const [only] = args
+    if (args.length !== 1 || only === undefined || written === null) return null
+    if (written === 'len' && typeof only === 'string') return constantVal(only.length)
+    if (TO_STRING.has(written)) return constantVal(foldToString(only, this.unit.spec.name === 'python'))
+    return null
+  }
+
+  /**
+   * Lists and maps with known positions and keys (collections.ts): methods that move elements
+   * (`add(i, x)`, `remove(i)`, `pop()`, `insert`, `shift`, `splice`) on a list of known length,
+   * removals and copies of map keys; null leaves the call to the catalog's reads and writes.
+   */
+  private collectionCall(context: CallContext, method: string, state: State): Val | null {
+    const receiver = context.receiver
+    const callee = context.expr.callee
+    if (!receiver || callee.t !== 'member' || context.args.some(({ arg }) => arg.spread || arg.keyword !== null)) return null
+    const values = context.args.map(({ value }) => value)
+    const [first, second] = values
+    const length = exactLength(receiver)
+    const python = this.unit.spec.name === 'python'
+    const step = { site: context.expr.site, note: `stored in ${pathOf(callee.object) ?? 'a collection'}` }
+    const store = (next: Val) => this.update(callee.object, state, () => next)
+    if (length !== undefined) {
+      switch (method) {
+        case 'add':
+        case 'append':
+        case 'push':
+        case 'offer':
+        case 'addLast':
+          if (method === 'add' && values.length === 2 && first && second) {
+            store(listInsert(receiver, first.constant, withStep(second, step)))
+            return CLEAN
+          }
+          if (values.length === 0 || (method !== 'push' && values.length > 1)) return null
+          store(listAppend(receiver, values.map((value) => withStep(value, step))))
+          return method === 'push' ? constantVal(length + values.length) : CLEAN
+        case 'insert':
+          if (!first || !second || values.length !== 2) return null
+          store(listInsert(receiver, first.constant, withStep(second, step)))
+          return CLEAN
+        case 'unshift':
+        case 'addFirst':
+        case 'offerFirst':
+          if (values.length !== 1 || !first) return null
+          store(listInsert(receiver, 0, withStep(first, step)))
+          return CLEAN
+        case 'set': {
+          if (values.length !== 2 || !first || !second) return null
+          const { list, old } = listSet(receiver, first.constant, withStep(second, step))
+          store(list)
+          return old
+        }
+        case 'addAll':
+        case 'extend':
+          if (values.length !== 1 || !first) return null
+          store(listExtend(receiver, withStep(first, step)))
+          return CLEAN
+        case 'concat':
+          return values.reduce((acc, value) => listExtend(acc, value), receiver)
+        case 'remove':
+          if (values.length !== 1 || !first) return null
+          if (!python && typeof first.constant === 'number') {
+            const { list, removed } = listRemoveAt(receiver, first.constant)
+            store(list)
+            return removed
+          }
+          store(listRemoveValue(receiver, first.constant))
+          return CLEAN
+        case 'pop':
+        case 'shift':
+        case 'poll':
+        case 'pollFirst':
+        case 'removeFirst':
+        case 'pollLast':
+        case 'removeLast': {
+          if (values.length > 1) return null
+          const fromEnd = method === 'pop' || method === 'pollLast' || method === 'removeLast'
+          const index = first ? first.constant : fromEnd ? -1 : 0
+          const { list, removed } = listRemoveAt(receiver, index)
+          store(list)
+          return removed
+        }
+        case 'splice': {
+          if (!first) return null
+          const count = values.length > 1 ? (second?.constant ?? -1) : undefined
+          const { list, removed } = listSplice(receiver, first.constant, count, values.slice(2).map((value) => withStep(value, step)))
+          store(list)
+          return removed
+        }
+        default:
+          return null
+      }
+    }
+    // A map (or a list whose length is unknown): removing a constant key clears it; removing by
+    // position or an unknown key leaves a bag.
+    if (['remove', 'pop', 'delete', 'shift', 'splice', 'insert', 'unshift', 'removeFirst', 'removeLast', 'poll'].includes(method) && receiver.fields) {
+      const key = first?.constant
+      if ((method === 'remove' || method === 'pop' || method === 'delete') && values.length >= 1 && typeof key === 'string') {
+        const removed = readField(receiver, key)
+        store(withField(receiver, key, values.length > 1 && second ? second : CLEAN))
+        return method === 'delete' ? CLEAN : values.length > 1 && second ? join(removed, second) : removed
+      }
+      store(bag(receiver))
+      return null
+    }
+    if ((method === 'putAll' || (python && method === 'update')) && values.length === 1 && first?.fields) {
+      let updated = receiver
+      for (const [key, field] of first.fields) updated = withField(updated, key, withStep(field, step))
+      store(smear(updated, { ...first, fields: null }))
+      return CLEAN
+    }
+    return null
+  }
+
+  /**
+   * A library object that stores what it is given (`cfg.set("s", "k", v)`, `ctx.setAttribute("k",
+   * v)`): the value goes into the receiver under its constant leading arguments, or anywhere in
+   * it when they are not constant, so a later getter with the same key returns it.
+   */
+  private storeInReceiver(context: CallContext, state: State): void {
+    const callee = context.expr.callee
+    if (callee.t !== 'member' || !context.receiver || !STORE_METHODS.has(callee.property) || !isAccessPath(callee.object)) return
+    if (context.args.length === 0 || context.args.some(({ arg }) => arg.spread || arg.keyword !== null)) return
+    const written = withStep((context.args.at(-1) as { value: Val }).value, { site: context.expr.site, note: `stored in ${pathOf(callee.object) ?? 'an object'}` })
+    const key = storedKey(context.args.slice(0, -1).map(({ value }) => value.constant))
+    if (key === null) {
+      if (isTainted(written)) this.update(callee.object, state, (object) => smear(object, written))
+      return
+    }
+    this.update(callee.object, state, (object) => withField(object, key, written))
+  }
+
+  /** `cfg.get("s", "k")` on an object something was stored in by key: that key only. */
+  private storedRead(context: CallContext, method: string): Val | null {
+    const receiver = context.receiver
+    if (!receiver?.fields || !GET_METHODS.has(method) || context.args.length === 0) return null
+    const key = storedKey(context.args.map(({ value }) => value.constant))
+    if (key === null || ![...receiver.fields.keys()].some((known) => known.startsWith(STORED))) return null
+    const stored = receiver.fields.get(key)
+    if (stored) return stored
+    // a key written as a collection's (`map.put("k", v)`) is read as one
+    const [only] = context.args
+    if (context.args.length === 1 && only && receiver.fields.has(String(only.value.constant))) return null
+    return readField(receiver, key)
+  }
+
+  /** `List.of(a, b)`, `Arrays.asList(a, b)`, `new ArrayList<>()`, `Map.of("k", v)`: a collection of known contents. */
+  private collectionFactory(context: CallContext): Val | null {
+    const written = pathOf(context.expr.callee)
+    if (written === null || context.args.some(({ arg }) => arg.spread || arg.keyword !== null)) return null
+    const values = context.args.map(({ value }) => value)
+    if (LIST_FACTORIES.has(written)) return listOf(values)
+    if (context.expr.isNew && LIST_CLASSES.has(written)) {
+      const [first] = values
+      if (!first || typeof first.constant === 'number') return { ...listOf([]), qname: written }
+      return exactLength(first) === undefined ? null : { ...listOf([]), fields: first.fields, qname: written }
+    }
+    if (written === 'Map.of' && values.length % 2 === 0) {
+      let result: Val = val({ fields: new Map() })
+      for (let index = 0; index < values.length; index += 2) {
+        const key = values[index]?.constant
+        const value = values[index + 1] ?? CLEAN
+        result = key === undefined || key === null ? smear(result, value) : withField(result, String(key), value)
+      }
+      return result
+    }
+    return null
   }
 
   /** `require('x')`: the module (or its exports) as a value. */
@@ -684,10 +886,12 @@ export class FunctionRun {
     }
     if (catalog.cleanCalls.mayMatch(last) && catalog.cleanCalls.match(names).length > 0) return CLEAN
     if (context.receiver && expr.callee.t === 'member') {
+      const collection = this.collectionCall(context, expr.callee.property, state) ?? this.storedRead(context, expr.callee.property)
+      if (collection) return collection
       if (catalog.collectionReads.mayMatch(last)) {
         const read = catalog.collectionReads.match(names)[0]
         const key = read ? context.args[read.key]?.value.constant : undefined
-        if (read && key !== undefined && key !== null) return readField(context.receiver, String(key))
+        if (read && key !== undefined && key !== null) return readField(context.receiver, positionKey(context.receiver, key))
       }
       if (catalog.collectionWrites.mayMatch(last)) {
         const write = catalog.collectionWrites.match(names)[0]
@@ -752,6 +956,8 @@ export class FunctionRun {
    * finding is at the sink, not at every later use of what it returned.
    */
   private unknownCall(context: CallContext, calleeValue: Val, state: State, consumed: boolean): Val {
+    this.escapeLists(context, state)
+    this.storeInReceiver(context, state)
     const propagated = this.propagate(context, calleeValue)
     let result = consumed ? { ...propagated, facts: [] } : propagated
     // Callbacks given to library calls (map, then, forEach...) see the receiver's data;
@@ -764,6 +970,19 @@ export class FunctionRun {
       if (returned) result = join(result, returned)
     }
     return result
+  }
+
+  /**
+   * A list of known positions handed to a library call (`Collections.reverse(l)`, `l.sort()`)
+   * may come back reordered: from here on it is a bag.
+   */
+  private escapeLists(context: CallContext, state: State): void {
+    const callee = context.expr.callee
+    const handed = context.args.map(({ arg, value }) => ({ expr: arg.value, value }))
+    if (callee.t === 'member' && context.receiver) handed.push({ expr: callee.object, value: context.receiver })
+    for (const { expr, value } of handed) {
+      if (exactLength(value) !== undefined && isAccessPath(expr)) this.update(expr, state, bag)
+    }
   }
 
   /** Analyzes a function in place with the current variables visible (closures). */
@@ -1002,8 +1221,43 @@ export class FunctionRun {
   private pinConstant(state: State, left: Expr, right: Expr): void {
     const [subject, other] = left.t === 'literal' ? [right, left] : [left, right]
     if (other.t !== 'literal') return
-    const target = this.refinable(subject)
-    if (target) this.rewrite(target, state, () => constantVal(other.value))
+    const pinned = this.pinnable(subject)
+    if (!pinned) return
+    // A case or space variant of the constant (`x.lower() == "a"`) carries no data either, but
+    // it is not that constant.
+    if (pinned.exact) this.rewrite(pinned.target, state, () => constantVal(other.value))
+    else this.rewrite(pinned.target, state, (value) => ({ ...value, facts: [], fields: null, constant: undefined, prefix: null }))
+  }
+
+  /**
+   * What an equality with a constant pins: the variable or access path compared, or the string a
+   * case or space transform was applied to. A value derived in any other way (`c.getName()`, a
+   * property of a call's result) pins nothing: its base object keeps its other data.
+   */
+  private pinnable(expr: Expr): { target: Expr; exact: boolean } | null {
+    switch (expr.t) {
+      case 'name':
+        return { target: expr, exact: true }
+      case 'member':
+        return isAccessPath(expr.object) ? { target: expr, exact: true } : null
+      case 'index':
+        return expr.index.t === 'literal' && isAccessPath(expr.object) ? { target: expr, exact: true } : null
+      case 'call': {
+        const callee = expr.callee
+        if (callee.t !== 'member') {
+          const inner = callee.t === 'name' && VALUE_TRANSFORMS.has(callee.name) && expr.args[0] ? this.pinnable(expr.args[0].value) : null
+          return inner ? { target: inner.target, exact: false } : null
+        }
+        const key = expr.args[0]?.value
+        const read = this.catalog.collectionReads.match([pathOf(callee)])[0]
+        if (read && read.key === 0 && key?.t === 'literal' && isAccessPath(callee.object)) return { target: { t: 'index', object: callee.object, index: key, site: expr.site }, exact: true }
+        if (!VALUE_TRANSFORMS.has(callee.property) || expr.args.length > 1) return null
+        const inner = this.pinnable(callee.object)
+        return inner ? { target: inner.target, exact: false } : null
+      }
+      default:
+        return null
+    }
   }
 
   private applyGuard(state: State, subject: Expr, mask: number, requires: 'normalized-path' | undefined, step: Step): void {
@@ -1173,6 +1427,27 @@ function accessPathsIn(expr: Expr, depth = 0): Expr[] {
       return []
   }
 }
+
+/** Library methods that keep their last argument in the receiver, under the arguments before it. */
+const STORE_METHODS = new Set(['set', 'put', 'setProperty', 'setAttribute', 'setItem', 'setValue', 'setParameter', 'store', 'putValue', 'setOption'])
+const GET_METHODS = new Set(['get', 'getProperty', 'getAttribute', 'getItem', 'getValue', 'getParameter', 'getOption', 'getString'])
+/** Keys of values stored by such calls (a separator no source text holds). */
+const STORED = '\u0000'
+
+function storedKey(parts: ReadonlyArray<Const | undefined>): string | null {
+  if (parts.length === 0 || parts.some((part) => part === undefined || part === null)) return null
+  return STORED + parts.map(String).join(STORED)
+}
+
+/** Calls and classes that make a list of their arguments, or an empty list. */
+const LIST_FACTORIES = new Set(['List.of', 'Arrays.asList', 'Set.of', 'Collections.singletonList', 'Array.of'])
+const LIST_CLASSES = new Set(['ArrayList', 'LinkedList', 'Vector', 'ArrayDeque', 'CopyOnWriteArrayList'])
+
+/** Conversions of a constant to its text. */
+const TO_STRING = new Set(['String.valueOf', 'String', 'str', 'Integer.toString', 'Long.toString', 'Objects.toString'])
+
+/** Calls whose result is the same text up to case, surrounding space or type (equality on it pins its input). */
+const VALUE_TRANSFORMS = new Set(['lower', 'upper', 'casefold', 'strip', 'lstrip', 'rstrip', 'trim', 'trimStart', 'trimEnd', 'toLowerCase', 'toUpperCase', 'toLocaleLowerCase', 'toLocaleUpperCase', 'toString', 'str', 'String', 'intern'])
 
 function isAccessPath(expr: Expr): boolean {
   return expr.t === 'name' || (expr.t === 'member' && isAccessPath(expr.object))

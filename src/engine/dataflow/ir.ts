@@ -96,8 +96,11 @@ export interface CatchClause {
 }
 
 export interface SwitchCase {
+  /** null: the default case */
   readonly test: Expr | null
   readonly body: readonly Stmt[]
+  /** the body continues into the next case when it ends without a break (C-style switch) */
+  readonly fallsThrough?: boolean
 }
 
 export type Stmt =

@@ -305,13 +305,59 @@ export class Lowerer {
 
   private switchStmt(node: SgNode, rule: RuleOf<'switch'>): Stmt {
     const value = this.locate(node, rule.value)
-    const cases: SwitchCase[] = this.locateAll(node, rule.cases).map((branch) => {
+    const cases: SwitchCase[] = this.locateAll(node, rule.cases).flatMap((branch): SwitchCase[] => {
       const caseRule = this.rule(branch)
-      if (caseRule?.as !== 'case') return { test: null, body: this.statements(branch) }
-      const test = this.locate(branch, caseRule.test)
-      return { test: test ? this.expr(test) : null, body: this.locateAll(branch, caseRule.body ?? { all: true }).flatMap((child) => this.stmt(child)) }
+      if (caseRule?.as !== 'case') return [{ test: null, body: this.statements(branch) }]
+      const body = this.locateAll(branch, caseRule.body ?? { all: true }).flatMap((child) => this.stmt(child))
+      return this.caseLabels(branch, caseRule).map((test, index, labels) => {
+        // `case A, B: body` is `case A:` falling through to `case B: body`
+        if (index < labels.length - 1) return { test, body: EMPTY, fallsThrough: true }
+        return { test, body, fallsThrough: caseRule.fallsThrough ?? false }
+      })
     })
     return { t: 'switch', value: value ? this.expr(value) : this.other(node, []), cases, site: this.site(node) }
+  }
+
+  /** The values a case matches, in order; a single null for the default (or a wildcard pattern). */
+  private caseLabels(branch: SgNode, rule: RuleOf<'case'>): Array<Expr | null> {
+    const test = this.locate(branch, rule.test)
+    if (!test) return [null]
+    if (this.rule(test) !== undefined) return [this.expr(test)]
+    const values = this.named(test).flatMap((child) => (rule.alternatives?.includes(kindOf(child)) ? this.named(child) : [child]))
+    return values.length === 0 ? [null] : values.map((child) => this.expr(child))
+  }
+
+  /**
+   * A switch used as a value (`String s = switch (k) { case "a" -> x; default -> y; }`): a chain
+   * of conditionals on the subject, so a constant subject selects its case's value.
+   */
+  private switchExpr(node: SgNode, rule: RuleOf<'switch'>): Expr {
+    const switched = this.switchStmt(node, rule)
+    if (switched.t !== 'switch') return this.other(node, [])
+    const subject = switched.value
+    const equal = this.syntax.operators.equal[0] ?? '=='
+    let result: Expr = this.other(node, [])
+    let pendingLabels: Expr[] = []
+    const arms: Array<{ labels: Expr[]; value: Expr; isDefault: boolean }> = []
+    for (const branch of switched.cases) {
+      if (branch.body.length === 0 && branch.fallsThrough && branch.test) {
+        pendingLabels.push(branch.test)
+        continue
+      }
+      const labels = branch.test ? [...pendingLabels, branch.test] : []
+      pendingLabels = []
+      arms.push({ labels, value: caseValue(branch.body, switched.site), isDefault: branch.test === null })
+    }
+    const fallback = arms.find((arm) => arm.isDefault)
+    if (fallback) result = fallback.value
+    for (const arm of [...arms].reverse()) {
+      if (arm.isDefault) continue
+      const site = switched.site
+      const tests = arm.labels.map((label): Expr => ({ t: 'binary', op: equal, left: subject, right: label, site }))
+      const test = tests.reduce((left, right): Expr => ({ t: 'binary', op: this.syntax.operators.or[0] ?? '||', left, right, site }))
+      result = { t: 'conditional', test, then: arm.value, else: result, site }
+    }
+    return result
   }
 
   private exportStmt(node: SgNode, rule: RuleOf<'export'>): Stmt[] {
@@ -482,6 +528,8 @@ export class Lowerer {
       }
       case 'ignore':
         return this.other(node, [])
+      case 'switch':
+        return this.switchExpr(node, rule)
       default:
         return this.other(node, this.named(node).map((child) => this.expr(child)))
     }
@@ -899,6 +947,28 @@ function superclassNames(text: string): string[] {
     .replace(/<[^>]*>/g, '')
     .split(/[\s,()]+/)
     .filter((word) => /^[A-Za-z_$][\w$.]*$/.test(word) && word !== 'extends' && word !== 'implements')
+}
+
+/** The value of a switch expression's case: its expression, or what it yields. */
+function caseValue(body: readonly Stmt[], site: Site): Expr {
+  const values = body.flatMap((stmt) => caseValues(stmt))
+  if (values.length === 1 && values[0]) return values[0]
+  return { t: 'other', parts: values, site }
+}
+
+function caseValues(stmt: Stmt): Expr[] {
+  switch (stmt.t) {
+    case 'expr':
+      return [stmt.expr]
+    case 'return':
+      return stmt.value ? [stmt.value] : []
+    case 'block':
+      return stmt.body.flatMap(caseValues)
+    case 'if':
+      return [...stmt.then.flatMap(caseValues), ...stmt.else.flatMap(caseValues)]
+    default:
+      return []
+  }
 }
 
 /** Names a lowered declaration binds (for `export const a = ...`). */

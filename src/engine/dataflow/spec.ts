@@ -79,7 +79,12 @@ export type NodeRule =
   | { readonly as: 'try'; readonly body: Locator; readonly handlers?: Locator; readonly finally?: Locator; readonly resources?: Locator }
   | { readonly as: 'catch'; readonly binding?: Locator; readonly body: Locator }
   | { readonly as: 'switch'; readonly value: Locator; readonly cases: Locator }
-  | { readonly as: 'case'; readonly test?: Locator; readonly body?: Locator }
+  /**
+   * `test` locates the label; a label node without a rule holds its values (`case A, B`), none
+   * for the default. `fallsThrough`: the body continues into the next case unless it breaks (C
+   * style). `alternatives`: kinds of label nodes whose children are alternative values (`"a" | "b"`).
+   */
+  | { readonly as: 'case'; readonly test?: Locator; readonly body?: Locator; readonly fallsThrough?: boolean; readonly alternatives?: readonly string[] }
   | {
       readonly as: 'class'
       readonly name: Locator

@@ -67,8 +67,10 @@ const nodes: Record<string, NodeRule> = {
   try_with_resources_statement: { as: 'try', body: 'body', handlers: { kinds: ['catch_clause'] }, finally: { kinds: ['finally_clause'] }, resources: 'resources' },
   catch_clause: { as: 'catch', body: 'body' },
   switch_expression: { as: 'switch', value: 'condition', cases: { kinds: ['switch_block_statement_group', 'switch_rule'], in: 'body' } },
-  switch_block_statement_group: { as: 'case', test: { kinds: ['switch_label'] }, body: { all: true, except: ['switch_label'] } },
+  switch_block_statement_group: { as: 'case', test: { kinds: ['switch_label'] }, body: { all: true, except: ['switch_label'] }, fallsThrough: true },
   switch_rule: { as: 'case', test: { kinds: ['switch_label'] }, body: { all: true, except: ['switch_label'] } },
+  // the value of a case of a switch expression (lowered as the case's result)
+  yield_statement: { as: 'return' },
   identifier: { as: 'name' },
   type_identifier: { as: 'name' },
   scoped_type_identifier: { as: 'name' },

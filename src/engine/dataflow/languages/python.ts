@@ -63,6 +63,8 @@ const nodes: Record<string, NodeRule> = {
   else_clause: { as: 'else', body: 'body' },
   for_statement: { as: 'foreach', target: 'left', iterable: 'right', body: 'body' },
   while_statement: { as: 'while', test: 'condition', body: 'body' },
+  match_statement: { as: 'switch', value: 'subject', cases: { kinds: ['case_clause'], in: 'body' } },
+  case_clause: { as: 'case', test: { kinds: ['case_pattern'] }, body: { kinds: ['block'] }, alternatives: ['union_pattern'] },
   return_statement: { as: 'return' },
   raise_statement: { as: 'throw' },
   break_statement: { as: 'break' },
