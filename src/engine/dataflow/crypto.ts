@@ -268,7 +268,7 @@ function apiIndex(language: string): GlobIndex<AlgorithmApi> {
 
 /** Words one of which a file must contain to call an algorithm factory. */
 const ALGORITHM_WORDS: Record<string, readonly string[]> = {
-  java: ['getInstance', 'SecretKeySpec'],
+  java: ['MessageDigest', 'Cipher', 'KeyGenerator', 'SecretKeyFactory', 'Mac.getInstance', 'SecretKeySpec'],
   python: ['hashlib', 'hmac'],
   javascript: ['createHash', 'createHmac', 'createCipheriv', 'createDecipheriv'],
 }
