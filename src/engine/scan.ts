@@ -15,6 +15,7 @@ import { resolve } from 'node:path'
 import { ANALYZERS } from './types.ts'
 import type { AnalyzerName, DataFlowTrace, Finding, RuleDocument, ScanStats } from './types.ts'
 import { analyzeDataFlowAsync, mergeWithPatternFindings, supportsDataFlow, type DataFlowResult } from './dataflow/index.ts'
+import { isRepositoryConfig } from './dataflow/crypto.ts'
 import type { DataFlowTaskInput } from './dataflow/task.ts'
 import { DEFAULT_IGNORED_DIRS, DEFAULT_MAX_FILE_BYTES, classifyContent, classifyPath, isInIgnoredDir } from './file-selection.ts'
 import type { SkipReason } from './file-selection.ts'
@@ -231,6 +232,8 @@ class ScanSession {
     if ('skip' in decision) return this.skip(file.path, decision.skip)
     const forDataflow = this.preparation.dataflow && supportsDataFlow(file.path)
     if (forDataflow) this.dataflowFiles.push({ path: file.path, text: decision.text })
+    // The repository's own configuration, read by the data-flow analysis (crypto.ts).
+    else if (this.preparation.dataflow && isRepositoryConfig(file.path)) this.dataflowFiles.push({ path: file.path, text: decision.text })
     if (!this.preparation.analysis.accepts(decision.language)) {
       if (forDataflow) {
         this.stats.filesScanned++

@@ -4,7 +4,8 @@
  * scheme and host are fixed).
  */
 import type { Const } from './ir.ts'
-import type { Val } from './values.ts'
+import { MAX_CHOICES, choicesOf } from './values.ts'
+import type { Choice, Val } from './values.ts'
 
 function foldNumbers(op: string, left: number, right: number): Const | undefined {
   switch (op) {
@@ -182,4 +183,23 @@ function pythonText(value: Const): string {
 /** `String.valueOf(x)`, `str(x)`, `String(x)` of a constant, written in the language's form. */
 export function foldToString(value: Const, python: boolean): string {
   return python ? pythonText(value) : String(value)
+}
+
+/**
+ * The strings a concatenation of parts may be (`PREFIX + ALG`, `${family}-${bits}`): every
+ * combination of the parts' possible strings, when each part has some and the combinations stay
+ * few; where a part came from a config file, the result says so.
+ */
+export function concatChoices(parts: readonly Val[]): readonly Choice[] | undefined {
+  let result: Choice[] = [{ value: '', from: null }]
+  let varied = false
+  for (const part of parts) {
+    const options = typeof part.constant === 'number' || typeof part.constant === 'boolean' ? [{ value: String(part.constant), from: null }] : choicesOf(part)
+    if (options.length === 0) return undefined
+    if (options.length > 1 || options.some((option) => option.from !== null)) varied = true
+    if (result.length * options.length > MAX_CHOICES) return undefined
+    result = result.flatMap((head) => options.map((option) => ({ value: head.value + option.value, from: head.from ?? option.from })))
+  }
+  // Plain constants already fold to `constant`; choices matter only where something varied.
+  return varied ? result : undefined
 }

@@ -16,6 +16,7 @@ import { specFor } from './languages/index.ts'
 import { Program } from './program.ts'
 import type { FileInput, FileUnit } from './program.ts'
 import { FileTexts, buildFindings, toTrace } from './report.ts'
+import { algorithmFindings, attachConfig, isRepositoryConfig, mentionsAlgorithmApi } from './crypto.ts'
 
 export { DATAFLOW_MODEL } from './report.ts'
 export { mergeWithPatternFindings, spansOverlap } from './merge.ts'
@@ -77,12 +78,13 @@ function* analysisSteps(files: { path: string; text: string }[], options: DataFl
   ensureLanguagesRegistered()
   const inputs: FileInput[] = files.filter((file) => supportsDataFlow(file.path))
   const program = new Program(inputs)
+  attachConfig(program, files.filter((file) => isRepositoryConfig(file.path)))
   const engine = new Engine(program, options.signal)
   const errors: DataFlowResult['errors'] = []
   for (const path of program.paths()) {
     if (options.signal?.aborted) throw new AbortError()
     const unit = program.unit(path)
-    if (!unit || !unit.mentionsAny(unit.spec.sourceWords)) continue
+    if (!unit || !(unit.mentionsAny(unit.spec.sourceWords) || mentionsAlgorithmApi(unit.spec.name, unit.text))) continue
     options.onProgress?.(path)
     try {
       analyzeEntries(engine, unit)
@@ -97,7 +99,9 @@ function* analysisSteps(files: { path: string; text: string }[], options: DataFl
   options.onProgress?.('the data-flow report')
   const texts = new FileTexts(new Map(inputs.map((file) => [file.path, file.text])), options.secrets ?? null)
   const candidates = [...engine.traces.values()].map((record) => ({ record, trace: toTrace(texts, record) }))
-  return { findings: buildFindings(texts, candidates), traces: candidates.map((candidate) => candidate.trace), errors }
+  const findings = [...buildFindings(texts, candidates), ...algorithmFindings(engine, texts)]
+  findings.sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : a.lineNumber - b.lineNumber || a.columnStart - b.columnStart))
+  return { findings, traces: candidates.map((candidate) => candidate.trace), errors }
 }
 
 /**
@@ -111,7 +115,7 @@ function analyzeEntries(engine: Engine, unit: FileUnit): void {
     const fn = unit.lowerer.functionAt(node)
     if (engine.inlined.has(fn.id) || engine.hasSummary(fn)) continue
     const text = unit.text.slice(fn.start, fn.end)
-    const named = words.some((word) => text.includes(word))
+    const named = words.some((word) => text.includes(word)) || mentionsAlgorithmApi(unit.spec.name, text)
     if (named || hasParamSources(unit, fn)) engine.summaryOf(fn)
   }
 }

@@ -14,7 +14,8 @@ import type { CompiledRejection } from './catalog.ts'
 import type { Engine, ParamSink, SinkHit, Summary } from './engine.ts'
 import { ENGINE_LIMITS } from './engine.ts'
 import { bag, exactLength, inexact, listAppend, listExtend, listInsert, listOf, listRemoveAt, listRemoveValue, listSet, listSplice, positionKey } from './collections.ts'
-import { concatPrefix, foldBinary, foldStringMethod, foldToString, templatePrefix } from './fold.ts'
+import { concatChoices, concatPrefix, foldBinary, foldStringMethod, foldToString, templatePrefix } from './fold.ts'
+import { checkAlgorithm, configRead, springFieldValue, springValue } from './crypto.ts'
 import { lastSegment } from './glob.ts'
 import { ALL_SINK_KINDS_MASK, SOURCE_KIND_INFO, sinkKindsMask } from './kinds.ts'
 import type { SinkKind } from './kinds.ts'
@@ -164,6 +165,9 @@ export class FunctionRun {
         value = join(value, this.sourceValue({ ...source, label: `${source.label ?? 'parameter'} ${name}` }, param.site, name))
       }
       if (param.type) value = this.typed(value, param.type)
+      // Spring injects `@Value("${key}")` parameters from the repository's configuration.
+      const injected = param.decorators.includes('Value') ? springValue(this.engine.program, param.site.text) : null
+      if (injected) value = { ...value, choices: injected }
       this.bind(param.target, value, state)
       if (param.isProperty && param.name && receiver) {
         state.vars.set('this', withField(state.vars.get('this') ?? receiver, param.name, value))
@@ -517,7 +521,10 @@ export class FunctionRun {
       const field = this.engine.findField(cls, property)
       // Static fields initialized with a literal are constants (`static final boolean DEBUG = false`).
       if (field?.isStatic && field.init?.t === 'literal') return constantVal(field.init.value)
-      const value = readField(object, property)
+      let value = readField(object, property)
+      // Spring injects `@Value("${key}")` fields from the repository's configuration.
+      const injected = field && !value.choices ? springFieldValue(this.engine.program, cls.site.text, property) : null
+      if (injected) value = { ...value, choices: injected }
       if (field?.type) return this.typed(value, field.type)
       return qname ? { ...value, qname: value.qname ?? qname } : value
     }
@@ -548,7 +555,8 @@ export class FunctionRun {
         let facts: readonly Fact[] = []
         for (const part of parts) facts = mergeFacts(facts, deepFacts(part))
         const constant = parts.every((part) => part.constant !== undefined) ? parts.map((part) => String(part.constant)).join('') : undefined
-        return { ...CLEAN, facts, constant, prefix: templatePrefix(parts) }
+        const choices = constant === undefined ? concatChoices(parts) : undefined
+        return { ...CLEAN, facts, constant, prefix: templatePrefix(parts), ...(choices ? { choices } : {}) }
       }
       case 'member':
         return this.readMember(this.eval(expr.object, state), expr.property, expr)
@@ -643,7 +651,8 @@ export class FunctionRun {
     const facts = mergeFacts(deepFacts(left), deepFacts(right))
     let prefix = concatPrefix(left, right)
     if (ops.format?.includes(op)) prefix = typeof left.constant === 'string' ? left.constant.split('%')[0] || null : left.prefix
-    return { ...CLEAN, facts, constant: folded, prefix }
+    const choices = folded === undefined && op === '+' ? concatChoices([left, right]) : undefined
+    return { ...CLEAN, facts, constant: folded, prefix, ...(choices ? { choices } : {}) }
   }
 
   // --- calls ------------------------------------------------------------------------------
@@ -674,12 +683,14 @@ export class FunctionRun {
       if (catalog.sinkCalls.mayMatch(last)) this.checkWrapperSinks(ref.fn, context)
       return this.callFunction(ref.fn, ref.receiver ?? receiver, context, state)
     }
+    checkAlgorithm(this.engine, context, (arg) => this.foldedEval(arg, state))
     const folded = this.foldedCall(context) ?? this.collectionFactory(context)
     if (folded) return folded
     const consumed = catalog.sinkCalls.mayMatch(last) && this.checkCallSinks(context)
     if (catalog.noReturn.mayMatch(last) && catalog.noReturn.match(names).length > 0) this.noReturnCall = expr
     this.noteView(context, last, state)
-    return this.catalogResult(context, last, state) ?? this.unknownCall(context, calleeValue, state, consumed)
+    const result = this.catalogResult(context, last, state) ?? this.unknownCall(context, calleeValue, state, consumed)
+    return configRead(this.engine.program, context, result) ?? result
   }
 
   /** A string method or conversion of known constants (`"ABC".charAt(1)`, `String.valueOf(3)`): its constant. */
@@ -1030,9 +1041,45 @@ export class FunctionRun {
     return this.engine.unitOf(fn.path).spec.syntax
   }
 
+  /**
+   * An expression evaluated again with project calls run on their actual arguments instead of
+   * their summaries, so that constants fold through wrappers (`Config.get("hash", "SHA-256")`
+   * reading a properties file): used where a constant is needed, the algorithm of a hash.
+   */
+  private foldedEval(expr: Expr, state: State): Val {
+    this.folding++
+    try {
+      return this.eval(expr, state.clone())
+    } finally {
+      this.folding--
+    }
+  }
+
+  /** >0 while folding (foldedEval); the depth of wrappers followed with actual arguments. */
+  folding = 0
+
+  /** A project function run on the caller's values (folding), or null past the depth limit. */
+  private runFolded(fn: FunctionDef, receiver: Val | null, args: ReadonlyMap<number, Val>): Val | null {
+    if (this.folding > FOLDING_DEPTH || foldingNow.has(fn.id)) return null
+    const run = new FunctionRun(this.engine, this.engine.unitOf(fn.path), fn, null, this.inlineDepth)
+    run.folding = this.folding + 1
+    foldingNow.add(fn.id)
+    try {
+      return run.runWith(receiver, args).returns
+    } finally {
+      foldingNow.delete(fn.id)
+    }
+  }
+
   /** A call into project code: in place for local functions, else through the summary. */
   private callFunction(fn: FunctionDef, receiver: Val | null, context: CallContext, state: State): Val {
     const args = this.argumentMap(fn, context, receiver !== null)
+    if (this.folding > 0) {
+      // Folding runs the overload of the call's arity (`get(key)` inside `get(key, fallback)`).
+      const overload = fn.owner?.methods.get(`${fn.name}/${context.args.length}`) ?? fn
+      const folded = this.runFolded(overload, receiver, overload === fn ? args : this.argumentMap(overload, context, receiver !== null))
+      if (folded) return folded
+    }
     if (this.isLocal(fn) && !this.engine.hasSummary(fn)) {
       const returned = this.runInline(fn, receiver, (index) => args.get(index) ?? CLEAN, state)
       if (returned) return returned
@@ -1468,3 +1515,9 @@ function targetText(target: Target): string {
   }
 }
 
+
+/** Wrappers followed with actual arguments when folding an algorithm name (get(k, d) -> get(k) -> props). */
+const FOLDING_DEPTH = 4
+
+/** Functions being run by folding right now (recursion stops there). */
+const foldingNow = new Set<string>()

@@ -901,6 +901,8 @@ export class Lowerer {
       case 'function': {
         const fn = this.lowerFunction(member, cls, decorators)
         if (fn.name) methods.set(fn.name, fn)
+        // Overloads by arity too (`get/1`, `get/2`): a name alone keeps the last one declared.
+        if (fn.name) methods.set(`${fn.name}/${fn.params.length}`, fn)
         return
       }
       case 'decorated': {

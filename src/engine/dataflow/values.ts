@@ -63,6 +63,17 @@ export interface Val {
   readonly qname: string | null
   /** known constant start of a string value (`https://api.example.com/` + input) */
   readonly prefix: string | null
+  /**
+   * Strings the value may be (a may-set: branches, fallbacks and configuration values whose
+   * other possibilities are unknown), for checks that ask "can this be MD5?" (fold.ts).
+   */
+  readonly choices?: readonly Choice[]
+}
+
+/** A string a value may be, and where it came from when not from the code (a config file key). */
+export interface Choice {
+  readonly value: string
+  readonly from: string | null
 }
 
 export const CLEAN: Val = { facts: [], fields: null, constant: undefined, ref: null, qname: null, prefix: null }
@@ -136,7 +147,27 @@ export function join(a: Val, b: Val): Val {
     ref: a.ref ?? b.ref,
     qname: a.qname ?? b.qname,
     prefix: commonPrefix(a.prefix, b.prefix),
+    ...joinChoices(a, b),
   }
+}
+
+/** Most strings a value is remembered to possibly be. */
+export const MAX_CHOICES = 8
+
+/** The strings a value may be: its constant, or its remembered choices. */
+export function choicesOf(value: Val): readonly Choice[] {
+  if (typeof value.constant === 'string') return [{ value: value.constant, from: null }]
+  return value.choices ?? []
+}
+
+/** Union of what either side may be (an unknown side adds nothing: a may-set). */
+function joinChoices(a: Val, b: Val): { choices?: readonly Choice[] } {
+  const left = choicesOf(a)
+  const right = choicesOf(b)
+  if (left.length === 0 && right.length === 0) return {}
+  const result = [...left]
+  for (const choice of right) if (result.length < MAX_CHOICES && !result.some((known) => known.value === choice.value && known.from === choice.from)) result.push(choice)
+  return { choices: result }
 }
 
 function joinFields(a: Val, b: Val): ReadonlyMap<string, Val> | null {
