@@ -9,11 +9,14 @@ import { tempTree } from './support/helpers.ts'
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 
+/** Each run starts Node, compiles the sources and the built-in rules and starts analysis workers: seconds of CPU, many more on a shared machine. */
+const RUN_TIMEOUT = 150_000
+
 function run(command: string, args: string[]) {
-  return spawnSync(command, args, { cwd: projectRoot, encoding: 'utf8', timeout: 120_000, env: { ...process.env, npm_config_update_notifier: 'false' } })
+  return spawnSync(command, args, { cwd: projectRoot, encoding: 'utf8', timeout: RUN_TIMEOUT, env: { ...process.env, npm_config_update_notifier: 'false' } })
 }
 
-describe('parapet scan', () => {
+describe('parapet scan', { timeout: 2 * RUN_TIMEOUT + 10_000 }, () => {
   it.each([
     ['npx parapet scan', 'npx', ['--no-install', 'parapet', 'scan']],
     ['npm run -s scan', 'npm', ['run', '-s', 'scan', '--']],
