@@ -15,6 +15,7 @@ import { ENGINE_LIMITS } from './engine.ts'
 import { concatPrefix, foldBinary, templatePrefix } from './fold.ts'
 import { lastSegment } from './glob.ts'
 import { SOURCE_KIND_INFO } from './kinds.ts'
+import { isSecretName, secretNameSink } from './secret-names.ts'
 import type { FileUnit } from './program.ts'
 import type { SinkSpec, SourceSpec } from './spec.ts'
 import { State, joinStates } from './state.ts'
@@ -144,6 +145,7 @@ export class FunctionRun {
         value = join(value, this.sourceValue({ ...source, label: `${source.label ?? 'parameter'} ${name}` }, param.site, name))
       }
       if (param.type) value = this.typed(value, param.type)
+      this.checkSecretName(param.name, value, param.site, `passed as parameter ${param.name}`)
       this.bind(param.target, value, state)
       if (param.isProperty && param.name && receiver) {
         state.vars.set('this', withField(state.vars.get('this') ?? receiver, param.name, value))
@@ -319,6 +321,7 @@ export class FunctionRun {
       const hit: SinkHit = { spec, site: stmt.site, callee: 'return' }
       for (const fact of value.facts) this.reach(fact, hit, null)
     }
+    if (this.fn?.name) this.checkSecretName(this.fn.name, value, stmt.site, `returned from ${this.fn.name}()`)
     value = withStep(value, { site: stmt.site, note: `returned from ${this.fn?.name ?? 'function'}()` })
     this.returns = this.returns ? join(this.returns, value) : value
   }
@@ -328,6 +331,8 @@ export class FunctionRun {
   /** Assignment with a trace step and assignment sinks (`ctx.body = x`, `session[k] = x`). */
   private assign(target: Target, value: Val, state: State, site: Step['site']): void {
     if (target.t === 'member' || target.t === 'index') this.checkAssignSinks(target, value, state, site)
+    const name = target.t === 'name' ? target.name : target.t === 'member' ? target.property : target.t === 'index' && target.index.t === 'literal' ? String(target.index.value) : null
+    this.checkSecretName(name, value, site, `stored in ${targetText(target)}`)
     const stepped = withStep(value, { site, note: `assigned to ${targetText(target)}` })
     this.bind(target, stepped, state)
   }
@@ -565,8 +570,10 @@ export class FunctionRun {
       if (entry.spread) {
         if (value.fields) for (const [key, field] of value.fields) result = withField(result, key, field)
         result = smear(result, { ...value, fields: null })
-      } else if (entry.key !== null) result = withField(result, entry.key, value)
-      else {
+      } else if (entry.key !== null) {
+        this.checkSecretName(entry.key, value, entry.value.site, `stored under the key ${entry.key}`)
+        result = withField(result, entry.key, value)
+      } else {
         const key = entry.computedKey ? this.eval(entry.computedKey, state).constant : undefined
         result = key === undefined || key === null ? smear(result, value) : withField(result, String(key), value)
       }
@@ -593,6 +600,7 @@ export class FunctionRun {
     const ops = this.syntax.operators
     const folded = foldBinary(op, left.constant, right.constant, ops.equal, ops.notEqual)
     if (ops.clean.includes(op) || ops.equal.includes(op) || ops.notEqual.includes(op) || ops.membership?.includes(op) || ops.negatedMembership?.includes(op)) {
+      if (folded === undefined && ops.clean.includes(op) && !COMPARISONS.has(op)) return predictable(left, right)
       return folded === undefined ? CLEAN : constantVal(folded)
     }
     if (ops.coalesce?.includes(op)) {
@@ -621,6 +629,7 @@ export class FunctionRun {
     const context: CallContext = { expr, args, receiver, names, label: written ?? calleeValue.qname ?? 'call', unit: this.unit }
     const loaded = this.loadModule(context)
     if (loaded) return loaded
+    this.checkSecretArguments(context)
     const catalog = this.catalog
     const last = lastSegment(written ?? calleeValue.qname ?? '')
     const ref = calleeValue.ref
@@ -654,7 +663,14 @@ export class FunctionRun {
     if (catalog.sourceCalls.mayMatch(last)) {
       const sources = catalog.sourceCalls.match(names)
       // The result is the source's data only: `open(path)` gives file contents, not the path.
-      if (sources.length > 0) return sources.map((source) => this.sourceValue(source, expr.site, `${context.label}()`)).reduce(join)
+      if (sources.length > 0) {
+        const value = sources.map((source) => this.sourceValue(source, expr.site, `${context.label}()`)).reduce(join)
+        const filled = sources.find((source) => source.fills !== undefined)?.fills
+        const target = filled === undefined ? undefined : expr.args[filled]?.value
+        // `random.nextBytes(buffer)`: the buffer holds the generator's output from now on.
+        if (target && isAccessPath(target)) this.update(target, state, (old) => join(old, value))
+        return value
+      }
     }
     const sanitized = this.sanitizerResult(context, last)
     if (sanitized) return sanitized
@@ -692,6 +708,7 @@ export class FunctionRun {
     if (callee.t !== 'member' || !context.receiver) return CLEAN
     const key = write.key === undefined ? undefined : context.args[write.key]?.value.constant
     const written = write.value === undefined ? context.args.reduce((acc, arg) => join(acc, arg.value), CLEAN) : (context.args[write.value]?.value ?? CLEAN)
+    if (typeof key === 'string') this.checkSecretName(key, written, context.expr.site, `stored under the key ${key}`)
     const stepped = withStep(written, { site: context.expr.site, note: `stored in ${pathOf(callee.object) ?? 'a collection'}` })
     this.update(callee.object, state, (object) => (key === undefined || key === null ? smear(object, stepped) : withField(object, String(key), stepped)))
     // Builders return themselves (`sb.append(a).append(b)`): the result holds everything.
@@ -873,6 +890,31 @@ export class FunctionRun {
   }
 
   /**
+   * A predictable random value (or, in a summary, a parameter) stored, passed or returned under a
+   * name that says it is a secret: a `randomness` sink (secret-names.ts).
+   */
+  private checkSecretName(name: string | null, value: Val, site: Step['site'], note: string): void {
+    if (name === null || !isSecretName(name)) return
+    const facts = deepFacts(value).filter((fact) => fact.origin.type === 'param' || fact.origin.scope === 'prng')
+    if (facts.length === 0) return
+    // `return` as callee: the note is the whole sink description (report.ts).
+    const hit: SinkHit = { spec: secretNameSink(note), site, callee: 'return' }
+    for (const fact of facts) this.reach(fact, hit, null)
+  }
+
+  /** `create_user(password=...)`, `user.setResetToken(...)`: arguments given a secret's name. */
+  private checkSecretArguments(context: CallContext): void {
+    for (const { arg, value } of context.args) {
+      if (arg.keyword !== null) this.checkSecretName(arg.keyword, value, context.expr.site, `passed as ${arg.keyword}=`)
+    }
+    const callee = context.expr.callee
+    const first = context.args[0]
+    if (callee.t === 'member' && first && first.arg.keyword === null && /^set[A-Z_]/.test(callee.property)) {
+      this.checkSecretName(callee.property, first.value, context.expr.site, `passed to ${callee.property}()`)
+    }
+  }
+
+  /**
    * A project function named like a sink (`logger.info`, `db.query`): followed inside when it
    * reaches a sink of that kind itself, else it is the sink (a wrapper around something the
    * catalog does not know, such as a logger writing to stdout).
@@ -989,6 +1031,18 @@ export class FunctionRun {
     const current = this.eval(target, state)
     this.update(target, state, () => change(current))
   }
+}
+
+/** Ordering comparisons: a boolean, whatever the operands were. */
+const COMPARISONS = new Set(['<', '>', '<=', '>='])
+
+/**
+ * Arithmetic on a predictable random number is still predictable (`100000 + rnd * 900000`),
+ * though it carries no attacker text: only generator facts survive.
+ */
+function predictable(left: Val, right: Val): Val {
+  const facts = mergeFacts(deepFacts(left), deepFacts(right)).filter((fact) => fact.origin.type === 'source' && fact.origin.scope === 'prng')
+  return facts.length === 0 ? CLEAN : { ...CLEAN, facts }
 }
 
 function isAccessPath(expr: Expr): boolean {
