@@ -275,5 +275,16 @@ export const JAVA_SPEC: LanguageSpec = {
     'Random',
     'random',
     'RANDOM',
+    // draws from a generator held in a field under any name (`rnd.nextInt(10)`)
+    '.nextInt(',
+    '.nextLong(',
+    '.nextDouble(',
+    '.nextFloat(',
+    '.nextBoolean(',
+    '.nextGaussian(',
+    '.nextBytes(',
+    '.ints(',
+    '.longs(',
+    '.doubles(',
   ],
 }

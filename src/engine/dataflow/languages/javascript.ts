@@ -297,5 +297,5 @@ export const JAVASCRIPT_SPEC: LanguageSpec = {
       { call: ['URL'], template: 0, placeholder: '\u0000' },
     ],
   },
-  sourceWords: ['random', 'req', 'request', 'ctx', 'argv', 'process.env', 'readFile', 'Query(', 'Body(', 'Param(', 'Headers(', 'Cookies(', 'UploadedFile', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+  sourceWords: ['random', 'sample', 'shuffle', 'req', 'request', 'ctx', 'argv', 'process.env', 'readFile', 'Query(', 'Body(', 'Param(', 'Headers(', 'Cookies(', 'UploadedFile', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
 }

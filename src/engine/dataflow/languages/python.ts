@@ -305,5 +305,5 @@ export const PYTHON_SPEC: LanguageSpec = {
     collectionReads: [{ call: ['**.get', '**.getlist', '**.pop'], key: 0 }],
     formatters: [{ call: ['**.format'], template: 'receiver', placeholder: '{' }],
   },
-  sourceWords: ['random', 'request', 'argv', 'environ', 'getenv', 'parse_args', 'input(', 'open(', '.get(', '.post(', '.put(', '.delete(', '.patch(', '.route(', 'api_route'],
+  sourceWords: ['random', 'randint', 'randrange', 'choice', 'sample', 'getrandbits', 'randbytes', 'uniform', 'shuffle', 'gauss', 'variate', 'request', 'argv', 'environ', 'getenv', 'parse_args', 'input(', 'open(', '.get(', '.post(', '.put(', '.delete(', '.patch(', '.route(', 'api_route'],
 }
