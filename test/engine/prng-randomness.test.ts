@@ -50,6 +50,20 @@ describe('weak randomness', () => {
     expect(reported(files)).toEqual(['app.js:2 insecure-randomness'])
   })
 
+  it('counts a value stored under a name given as the argument before it', () => {
+    const files = {
+      'app.js': [
+        "function send(res) {",
+        "  res.set('X-Csrf-Token', Math.random().toString(36).slice(2))",
+        "  res.set('X-Request-Start', String(Math.random()))",
+        "  localStorage.setItem('session_id', String(Math.random()))",
+        "}",
+        '',
+      ].join('\n'),
+    }
+    expect(reported(files)).toEqual(['app.js:2 insecure-randomness', 'app.js:4 insecure-randomness'])
+  })
+
   it('follows a wrapper into a file that names no source', () => {
     const files = {
       'util/draw.py': 'import random\n\ndef draw_digits(count):\n    return "".join(str(random.randint(0, 9)) for _ in range(count))\n',

@@ -902,10 +902,19 @@ export class FunctionRun {
     for (const fact of facts) this.reach(fact, hit, null)
   }
 
-  /** `create_user(password=...)`, `user.setResetToken(...)`: arguments given a secret's name. */
+  /**
+   * `create_user(password=...)`, `user.setResetToken(...)`, `res.set("X-Csrf-Token", ...)`:
+   * arguments given a secret's name by keyword, setter, or a name as the argument before them.
+   */
   private checkSecretArguments(context: CallContext): void {
     for (const { arg, value } of context.args) {
       if (arg.keyword !== null) this.checkSecretName(arg.keyword, value, context.expr.site, `passed as ${arg.keyword}=`)
+    }
+    const positional = context.args.filter(({ arg }) => arg.keyword === null)
+    const label = positional[0]?.value.constant
+    const named = positional[1]
+    if (named && typeof label === 'string' && /^[A-Za-z][\w.:-]{0,63}$/.test(label)) {
+      this.checkSecretName(label, named.value, context.expr.site, `stored under the name ${label}`)
     }
     const callee = context.expr.callee
     const first = context.args[0]
