@@ -216,6 +216,7 @@ export class FunctionRun {
         return state
       case 'class':
         if (stmt.cls.name) state.vars.set(stmt.cls.name, val({ ref: { t: 'class', cls: stmt.cls } }))
+        this.checkSecretFields(stmt.cls, state)
         return state
       case 'export':
         if (!this.fn) this.unit.esExports.set(stmt.exported, stmt.local)
@@ -900,6 +901,18 @@ export class FunctionRun {
     // `return` as callee: the note is the whole sink description (report.ts).
     const hit: SinkHit = { spec: secretNameSink(note), site, callee: 'return' }
     for (const fact of facts) this.reach(fact, hit, null)
+  }
+
+  /**
+   * `private String token = RandomStringUtils.randomAlphanumeric(8);`, `SECRET_KEY = ...` in a
+   * class body: initializers of fields named like secrets (only those: other initializers are
+   * not run here, as before).
+   */
+  private checkSecretFields(cls: ClassDef, state: State): void {
+    for (const field of cls.fields.values()) {
+      if (!field.init || !isSecretName(field.name)) continue
+      this.checkSecretName(field.name, this.eval(field.init, state.clone()), field.init.site, `stored in field ${field.name}`)
+    }
   }
 
   /**
