@@ -186,6 +186,7 @@ const sinks: SinkSpec[] = [
   { kind: 'log', call: [LOGGERS], note: 'log message', sources: ['remote'] },
   // Predictable random values as cookies or session attributes (names: secret-names.ts).
   { kind: 'randomness', call: ['Cookie', 'javax.servlet.http.Cookie', 'jakarta.servlet.http.Cookie', 'ResponseCookie.{from,fromClientResponse}'], args: [{ index: 1 }], note: 'cookie value', sources: ['prng'] },
+  { kind: 'randomness', call: ['{Cookie,javax.servlet.http.Cookie,jakarta.servlet.http.Cookie}.setValue', '{Cookie,javax.servlet.http.Cookie,jakarta.servlet.http.Cookie}().setValue'], args: [{ index: 0 }], note: 'cookie value', sources: ['prng'] },
   { kind: 'randomness', call: ['**.{session,httpSession,getSession()}.{setAttribute,putValue}', 'HttpSession.{setAttribute,putValue}'], args: [{ index: 1 }], note: 'session attribute', sources: ['prng'] },
 ]
 

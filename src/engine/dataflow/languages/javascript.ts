@@ -231,6 +231,7 @@ const sinks: SinkSpec[] = [
   // Predictable random values as cookies or session values (names: secret-names.ts).
   { kind: 'randomness', call: [`**.${RES}.cookie`, '**.ctx.cookies.set', '**.cookies.set'], args: [{ index: 1 }], note: 'cookie value', sources: ['prng'] },
   { kind: 'randomness', assign: ['**.session.*', '**.session[]'], note: 'session value', sources: ['prng'] },
+  { kind: 'randomness', assign: ['document.cookie', '**.document.cookie'], note: 'cookie', sources: ['prng'] },
   { kind: 'log', call: [`console.${LOG_METHODS}`, `**.{logger,log,LOGGER,winston,pino,bunyan}.${LOG_METHODS}`, `{logger,log}.${LOG_METHODS}`], note: 'log message', sources: ['remote'] },
 ]
 
