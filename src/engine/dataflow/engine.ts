@@ -10,7 +10,7 @@ import type { FileUnit, Program } from './program.ts'
 import type { SinkSpec } from './spec.ts'
 import { FunctionRun } from './interpreter.ts'
 import { State } from './state.ts'
-import { CLEAN, readField, sanitizerFor, val, withField } from './values.ts'
+import { CLEAN, deepFacts, readField, sanitizerFor, val, withField } from './values.ts'
 import type { Fact, Step, Val } from './values.ts'
 
 /** A sink reached: which catalog entry, where, through which callee. */
@@ -73,6 +73,8 @@ export class Engine {
   droppedTraces = 0
   /** function literals analyzed in place (with their closure); not analyzed again on their own */
   readonly inlined = new Set<string>()
+  /** names of functions whose result is a predictable random value (index.ts analyzes their callers) */
+  readonly randomReturners = new Set<string>()
   private work = 0
 
   constructor(
@@ -103,6 +105,7 @@ export class Engine {
     try {
       const summary = new FunctionRun(this, this.unitOf(fn.path), fn, null, 0).summarize()
       this.summaries.set(fn.id, summary)
+      if (fn.name && deepFacts(summary.returns).some((fact) => fact.origin.type === 'source' && fact.origin.scope === 'prng')) this.randomReturners.add(fn.name)
       return summary
     } catch (error) {
       this.summaries.delete(fn.id)

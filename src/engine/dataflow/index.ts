@@ -96,6 +96,7 @@ function* analysisSteps(files: { path: string; text: string }[], options: DataFl
     program.release(unit)
     yield
   }
+  yield* analyzeRandomCallers(engine, program, errors, options)
   options.onProgress?.('the data-flow report')
   const texts = new FileTexts(new Map(inputs.map((file) => [file.path, file.text])), options.secrets ?? null)
   const candidates = [...engine.traces.values()].map((record) => ({ record, trace: toTrace(texts, record) }))
@@ -108,15 +109,43 @@ function* analysisSteps(files: { path: string; text: string }[], options: DataFl
  * A file that can hold a source: its top level, and each function whose text names a source or
  * whose parameters are sources. Other functions are analyzed when these call them.
  */
-function analyzeEntries(engine: Engine, unit: FileUnit): void {
+function analyzeEntries(engine: Engine, unit: FileUnit, words: readonly string[] = unit.spec.sourceWords): void {
   engine.moduleState(unit)
-  const words = unit.spec.sourceWords
   for (const node of unit.functionNodes()) {
     const fn = unit.lowerer.functionAt(node)
     if (engine.inlined.has(fn.id) || engine.hasSummary(fn)) continue
     const text = unit.text.slice(fn.start, fn.end)
     const named = words.some((word) => text.includes(word)) || mentionsAlgorithmApi(unit.spec.name, text)
     if (named || hasParamSources(unit, fn)) engine.summaryOf(fn)
+  }
+}
+
+/**
+ * A function returning a predictable random value (`newToken()` around `Math.random()`) is a
+ * source for its callers, which name no source word: functions calling one are analyzed too,
+ * for a few rounds of wrappers, so a helper's token reaching a cookie elsewhere is seen.
+ */
+function* analyzeRandomCallers(engine: Engine, program: Program, errors: DataFlowResult['errors'], options: DataFlowOptions): Generator<void> {
+  const followed = new Set<string>()
+  for (let round = 0; round < 3; round++) {
+    // Short names (`id`, `get`) would make most files callers.
+    const names = [...engine.randomReturners].filter((name) => name.length >= 4 && !followed.has(name))
+    if (names.length === 0) return
+    for (const name of names) followed.add(name)
+    const words = names.map((name) => `${name}(`)
+    for (const path of program.paths()) {
+      if (options.signal?.aborted) throw new AbortError()
+      const unit = program.unit(path)
+      if (!unit || !unit.mentionsAny(words)) continue
+      try {
+        analyzeEntries(engine, unit, words)
+      } catch (error) {
+        if (error instanceof AbortError) throw error
+        errors.push({ path, message: error instanceof Error ? error.message : String(error) })
+      }
+      program.release(unit)
+      yield
+    }
   }
 }
 

@@ -19,6 +19,7 @@ import { checkAlgorithm, configRead, springFieldValue, springValue } from './cry
 import { lastSegment } from './glob.ts'
 import { ALL_SINK_KINDS_MASK, SOURCE_KIND_INFO, sinkKindsMask } from './kinds.ts'
 import type { SinkKind } from './kinds.ts'
+import { isSecretName, secretNameSink } from './secret-names.ts'
 import type { FileUnit } from './program.ts'
 import type { GuardSpec, SinkSpec, SourceSpec } from './spec.ts'
 import { State, joinStates } from './state.ts'
@@ -168,6 +169,7 @@ export class FunctionRun {
       // Spring injects `@Value("${key}")` parameters from the repository's configuration.
       const injected = param.decorators.includes('Value') ? springValue(this.engine.program, param.site.text) : null
       if (injected) value = { ...value, choices: injected }
+      this.checkSecretName(param.name, value, param.site, `passed as parameter ${param.name}`)
       this.bind(param.target, value, state)
       if (param.isProperty && param.name && receiver) {
         state.vars.set('this', withField(state.vars.get('this') ?? receiver, param.name, value))
@@ -238,6 +240,7 @@ export class FunctionRun {
         return state
       case 'class':
         if (stmt.cls.name) state.vars.set(stmt.cls.name, val({ ref: { t: 'class', cls: stmt.cls } }))
+        this.checkSecretFields(stmt.cls, state)
         return state
       case 'export':
         if (!this.fn) this.unit.esExports.set(stmt.exported, stmt.local)
@@ -367,6 +370,7 @@ export class FunctionRun {
       const hit: SinkHit = { spec, site: stmt.site, callee: 'return' }
       for (const fact of value.facts) this.reach(fact, hit, null)
     }
+    if (this.fn?.name) this.checkSecretName(this.fn.name, value, stmt.site, `returned from ${this.fn.name}()`)
     value = withStep(value, { site: stmt.site, note: `returned from ${this.fn?.name ?? 'function'}()` })
     this.returns = this.returns ? join(this.returns, value) : value
   }
@@ -376,6 +380,8 @@ export class FunctionRun {
   /** Assignment with a trace step and assignment sinks (`ctx.body = x`, `session[k] = x`). */
   private assign(target: Target, value: Val, state: State, site: Step['site']): void {
     if (target.t === 'member' || target.t === 'index') this.checkAssignSinks(target, value, state, site)
+    const name = target.t === 'name' ? target.name : target.t === 'member' ? target.property : target.t === 'index' && target.index.t === 'literal' ? String(target.index.value) : null
+    this.checkSecretName(name, value, site, `stored in ${targetText(target)}`)
     const stepped = withStep(value, { site, note: `assigned to ${targetText(target)}` })
     this.bind(target, stepped, state)
   }
@@ -614,8 +620,10 @@ export class FunctionRun {
       if (entry.spread) {
         if (value.fields) for (const [key, field] of value.fields) result = withField(result, key, field)
         result = smear(result, { ...value, fields: null })
-      } else if (entry.key !== null) result = withField(result, entry.key, value)
-      else {
+      } else if (entry.key !== null) {
+        this.checkSecretName(entry.key, value, entry.value.site, `stored under the key ${entry.key}`)
+        result = withField(result, entry.key, value)
+      } else {
         const key = entry.computedKey ? this.eval(entry.computedKey, state).constant : undefined
         result = key === undefined || key === null ? smear(result, value) : withField(result, String(key), value)
       }
@@ -642,6 +650,7 @@ export class FunctionRun {
     const ops = this.syntax.operators
     const folded = foldBinary(op, left.constant, right.constant, ops.equal, ops.notEqual)
     if (ops.clean.includes(op) || ops.equal.includes(op) || ops.notEqual.includes(op) || ops.membership?.includes(op) || ops.negatedMembership?.includes(op)) {
+      if (folded === undefined && ops.clean.includes(op) && !COMPARISONS.has(op)) return predictable(left, right)
       return folded === undefined ? CLEAN : constantVal(folded)
     }
     if (ops.coalesce?.includes(op)) {
@@ -671,6 +680,7 @@ export class FunctionRun {
     const context: CallContext = { expr, args, receiver, names, label: written ?? calleeValue.qname ?? 'call', unit: this.unit }
     const loaded = this.loadModule(context)
     if (loaded) return loaded
+    this.checkSecretArguments(context)
     const catalog = this.catalog
     const last = lastSegment(written ?? calleeValue.qname ?? '')
     const ref = calleeValue.ref
@@ -887,7 +897,14 @@ export class FunctionRun {
     if (catalog.sourceCalls.mayMatch(last)) {
       const sources = catalog.sourceCalls.match(names)
       // The result is the source's data only: `open(path)` gives file contents, not the path.
-      if (sources.length > 0) return sources.map((source) => this.sourceValue(source, expr.site, `${context.label}()`)).reduce(join)
+      if (sources.length > 0) {
+        const value = sources.map((source) => this.sourceValue(source, expr.site, `${context.label}()`)).reduce(join)
+        const filled = sources.find((source) => source.fills !== undefined)?.fills
+        const target = filled === undefined ? undefined : expr.args[filled]?.value
+        // `random.nextBytes(buffer)`: the buffer holds the generator's output from now on.
+        if (target && isAccessPath(target)) this.update(target, state, (old) => join(old, value))
+        return value
+      }
     }
     const sanitized = this.sanitizerResult(context, last)
     if (sanitized) return sanitized
@@ -927,6 +944,7 @@ export class FunctionRun {
     if (callee.t !== 'member' || !context.receiver) return CLEAN
     const key = write.key === undefined ? undefined : context.args[write.key]?.value.constant
     const written = write.value === undefined ? context.args.reduce((acc, arg) => join(acc, arg.value), CLEAN) : (context.args[write.value]?.value ?? CLEAN)
+    if (typeof key === 'string') this.checkSecretName(key, written, context.expr.site, `stored under the key ${key}`)
     const stepped = withStep(written, { site: context.expr.site, note: `stored in ${pathOf(callee.object) ?? 'a collection'}` })
     this.update(callee.object, state, (object) => (key === undefined || key === null ? smear(object, stepped) : withField(object, String(key), stepped)))
     // Builders return themselves (`sb.append(a).append(b)`): the result holds everything.
@@ -1156,6 +1174,52 @@ export class FunctionRun {
       return
     }
     this.engine.record(fact, hit, safe)
+  }
+
+  /**
+   * A predictable random value (or, in a summary, a parameter) stored, passed or returned under a
+   * name that says it is a secret: a `randomness` sink (secret-names.ts).
+   */
+  private checkSecretName(name: string | null, value: Val, site: Step['site'], note: string): void {
+    if (name === null || !isSecretName(name)) return
+    const facts = deepFacts(value).filter((fact) => fact.origin.type === 'param' || fact.origin.scope === 'prng')
+    if (facts.length === 0) return
+    // `return` as callee: the note is the whole sink description (report.ts).
+    const hit: SinkHit = { spec: secretNameSink(note), site, callee: 'return' }
+    for (const fact of facts) this.reach(fact, hit, null)
+  }
+
+  /**
+   * `private String token = RandomStringUtils.randomAlphanumeric(8);`, `SECRET_KEY = ...` in a
+   * class body: initializers of fields named like secrets (only those: other initializers are
+   * not run here, as before).
+   */
+  private checkSecretFields(cls: ClassDef, state: State): void {
+    for (const field of cls.fields.values()) {
+      if (!field.init || !isSecretName(field.name)) continue
+      this.checkSecretName(field.name, this.eval(field.init, state.clone()), field.init.site, `stored in field ${field.name}`)
+    }
+  }
+
+  /**
+   * `create_user(password=...)`, `user.setResetToken(...)`, `res.set("X-Csrf-Token", ...)`:
+   * arguments given a secret's name by keyword, setter, or a name as the argument before them.
+   */
+  private checkSecretArguments(context: CallContext): void {
+    for (const { arg, value } of context.args) {
+      if (arg.keyword !== null) this.checkSecretName(arg.keyword, value, context.expr.site, `passed as ${arg.keyword}=`)
+    }
+    const positional = context.args.filter(({ arg }) => arg.keyword === null)
+    const label = positional[0]?.value.constant
+    const named = positional[1]
+    if (named && typeof label === 'string' && /^[A-Za-z][\w.:-]{0,63}$/.test(label)) {
+      this.checkSecretName(label, named.value, context.expr.site, `stored under the name ${label}`)
+    }
+    const callee = context.expr.callee
+    const first = context.args[0]
+    if (callee.t === 'member' && first && first.arg.keyword === null && /^set[A-Z_]/.test(callee.property)) {
+      this.checkSecretName(callee.property, first.value, context.expr.site, `passed to ${callee.property}()`)
+    }
   }
 
   /**
@@ -1495,6 +1559,18 @@ const TO_STRING = new Set(['String.valueOf', 'String', 'str', 'Integer.toString'
 
 /** Calls whose result is the same text up to case, surrounding space or type (equality on it pins its input). */
 const VALUE_TRANSFORMS = new Set(['lower', 'upper', 'casefold', 'strip', 'lstrip', 'rstrip', 'trim', 'trimStart', 'trimEnd', 'toLowerCase', 'toUpperCase', 'toLocaleLowerCase', 'toLocaleUpperCase', 'toString', 'str', 'String', 'intern'])
+
+/** Ordering comparisons: a boolean, whatever the operands were. */
+const COMPARISONS = new Set(['<', '>', '<=', '>='])
+
+/**
+ * Arithmetic on a predictable random number is still predictable (`100000 + rnd * 900000`),
+ * though it carries no attacker text: only generator facts survive.
+ */
+function predictable(left: Val, right: Val): Val {
+  const facts = mergeFacts(deepFacts(left), deepFacts(right)).filter((fact) => fact.origin.type === 'source' && fact.origin.scope === 'prng')
+  return facts.length === 0 ? CLEAN : { ...CLEAN, facts }
+}
 
 function isAccessPath(expr: Expr): boolean {
   return expr.t === 'name' || (expr.t === 'member' && isAccessPath(expr.object))

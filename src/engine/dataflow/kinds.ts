@@ -22,6 +22,7 @@ export const SINK_KINDS = [
   'header',
   'session',
   'log',
+  'randomness',
 ] as const
 export type SinkKind = (typeof SINK_KINDS)[number]
 
@@ -35,6 +36,11 @@ export interface SinkKindInfo {
   cvss: number
   owasp: string
   remediation: string
+  /**
+   * The finding stands at the source, not at the sink: for predictable random values the fix is
+   * the generator, and one generator reaching several decisions is one problem.
+   */
+  reportAtSource?: boolean
 }
 
 const INJECTION = 'A03:2021 - Injection'
@@ -200,6 +206,17 @@ export const SINK_KIND_INFO: Record<SinkKind, SinkKindInfo> = {
     owasp: 'A09:2021 - Security Logging and Monitoring Failures',
     remediation: 'Strip CR and LF from untrusted values (or log them as structured fields) before logging.',
   },
+  randomness: {
+    category: 'insecure-randomness',
+    cwe: 'CWE-330',
+    noun: 'a security decision',
+    title: 'Insecure randomness: a predictable random value used as a secret',
+    severity: 'medium',
+    cvss: 5.9,
+    owasp: 'A02:2021 - Cryptographic Failures',
+    remediation: 'Draw secrets (tokens, session ids, passwords, codes, salts) from a cryptographic generator: SecureRandom (Java), the secrets module (Python), crypto.randomBytes / randomInt / randomUUID (Node).',
+    reportAtSource: true,
+  },
 }
 
 /** One bit per sink kind: which sink kinds a value has been cleaned for. */
@@ -209,8 +226,12 @@ export function sinkKindBit(kind: SinkKind): number {
 
 export const ALL_SINK_KINDS_MASK = (1 << SINK_KINDS.length) - 1
 
+/**
+ * `cleans: 'all'` in a catalog means every injection kind: no conversion or check makes a
+ * predictable random value unpredictable (`int(random.random() * 1e6)` is still guessable).
+ */
 export function sinkKindsMask(kinds: readonly SinkKind[] | 'all'): number {
-  if (kinds === 'all') return ALL_SINK_KINDS_MASK
+  if (kinds === 'all') return ALL_SINK_KINDS_MASK & ~sinkKindBit('randomness')
   return kinds.reduce((mask, kind) => mask | sinkKindBit(kind), 0)
 }
 
@@ -225,6 +246,7 @@ export const SOURCE_KINDS = [
   'cli-args',
   'environment',
   'file-content',
+  'weak-random',
 ] as const
 export type SourceKind = (typeof SOURCE_KINDS)[number]
 
@@ -232,9 +254,10 @@ export type SourceKind = (typeof SOURCE_KINDS)[number]
  * Remote sources are attacker-controlled in every deployment; command-line arguments come from
  * whoever runs the program (they count for injection sinks, not for logs or response headers);
  * local ones (environment, file contents) only count where a sink says so, since they are
- * usually operator-controlled.
+ * usually operator-controlled. Values of non-cryptographic random generators (`prng`) are not
+ * attacker data at all: they only count at the sinks where predictability matters (randomness).
  */
-export type SourceScope = 'remote' | 'cli' | 'local'
+export type SourceScope = 'remote' | 'cli' | 'local' | 'prng'
 
 /** Source scopes a sink counts unless it says otherwise. */
 export const DEFAULT_SINK_SCOPES: readonly SourceScope[] = ['remote', 'cli']
@@ -250,4 +273,5 @@ export const SOURCE_KIND_INFO: Record<SourceKind, { label: string; scope: Source
   'cli-args': { label: 'command-line argument', scope: 'cli' },
   environment: { label: 'environment variable', scope: 'local' },
   'file-content': { label: 'file contents', scope: 'local' },
+  'weak-random': { label: 'non-cryptographic random generator', scope: 'prng' },
 }

@@ -82,8 +82,9 @@ function where(step: DataFlowStep): string {
 
 function explain(trace: DataFlowTrace, others: number): string {
   const info = SINK_KIND_INFO[trace.sink.kind as keyof typeof SINK_KIND_INFO]
+  const lead = info.reportAtSource ? 'A predictable value' : 'Untrusted data'
   const lines = [
-    `Untrusted data from ${trace.source.note} at ${where(trace.source)} reaches ${info.noun} (${trace.sink.note}) at ${where(trace.sink)} without passing a sanitizer or check for ${info.category}.`,
+    `${lead} from ${trace.source.note} at ${where(trace.source)} reaches ${info.noun} (${trace.sink.note}) at ${where(trace.sink)} without passing a sanitizer or check for ${info.category}.`,
     '',
     'Path:',
     `1. ${where(trace.source)} \`${quoteCode(trace.source.code)}\`: source, ${trace.source.note}`,
@@ -118,7 +119,7 @@ export function buildFindings(texts: FileTexts, candidates: readonly Candidate[]
   for (const candidate of candidates) {
     if (candidate.record.sanitized) continue
     const category = SINK_KIND_INFO[candidate.record.hit.spec.kind].category
-    const key = `${candidate.record.hit.site.key}|${category}`
+    const key = `${reportedSite(candidate.record).key}|${category}`
     const list = bySink.get(key) ?? []
     list.push(candidate)
     bySink.set(key, list)
@@ -126,7 +127,7 @@ export function buildFindings(texts: FileTexts, candidates: readonly Candidate[]
   const groups = [...bySink.values()].map((group) => group.sort(preferred))
   const byFile = new Map<string, Candidate[][]>()
   for (const group of groups) {
-    const path = (group[0] as Candidate).record.hit.site.path
+    const path = reportedSite((group[0] as Candidate).record).path
     byFile.set(path, [...(byFile.get(path) ?? []), group])
   }
   const findings: Finding[] = []
@@ -141,13 +142,14 @@ function fileFindings(texts: FileTexts, path: string, groups: Candidate[][]): Fi
     const { hit } = best.record
     const info = SINK_KIND_INFO[hit.spec.kind]
     const ruleId = dataFlowRuleId(path, info.category)
-    return { group, best, info, ruleId, normalized: normalizeMatchedText(hit.site.text), offset: hit.site.start }
+    const site = reportedSite(best.record)
+    return { group, best, info, ruleId, normalized: normalizeMatchedText(site.text), offset: site.start }
   })
   const occurrences = occurrenceIndexes(entries.map((entry) => ({ ruleId: entry.ruleId, normalizedText: entry.normalized, offset: entry.offset })))
   return entries.map((entry, index) => {
     const { best, info, ruleId, group } = entry
     const { hit } = best.record
-    const site = hit.site
+    const site = reportedSite(best.record)
     const trace = best.trace
     const sourceKinds = [...new Set(group.map((candidate) => candidate.trace.source.kind))]
     const crossFile = trace.source.filePath !== trace.sink.filePath
@@ -162,7 +164,9 @@ function fileFindings(texts: FileTexts, path: string, groups: Candidate[][]): Fi
         severity: info.severity,
         confidence: CONFIDENCE,
         title: info.title,
-        description: `${capitalize(trace.source.note)} reaches ${info.noun} (${trace.sink.note}) at line ${trace.sink.lineNumber} without sanitization.${hit.spec.kind === 'redirect' || hit.spec.kind === 'url' ? (weakCheckSentence(trace.steps) ?? '') : ''}`,
+        description: info.reportAtSource
+          ? `${capitalize(trace.source.note)} reaches ${info.noun} (${trace.sink.note}) at ${where(trace.sink)}.`
+          : `${capitalize(trace.source.note)} reaches ${info.noun} (${trace.sink.note}) at line ${trace.sink.lineNumber} without sanitization.${hit.spec.kind === 'redirect' || hit.spec.kind === 'url' ? (weakCheckSentence(trace.steps) ?? '') : ''}`,
         explanation: explain(trace, group.length - 1),
         remediation: info.remediation,
         remediationCode: null,
@@ -175,6 +179,12 @@ function fileFindings(texts: FileTexts, path: string, groups: Candidate[][]): Fi
     )
     return { ...finding, dataFlow: trace }
   })
+}
+
+/** Where a path's finding stands: at the sink, or at the source for kinds reported there. */
+function reportedSite(record: TraceRecord): Site {
+  const origin = record.fact.origin
+  return SINK_KIND_INFO[record.hit.spec.kind].reportAtSource && origin.type === 'source' ? origin.site : record.hit.site
 }
 
 function capitalize(text: string): string {

@@ -211,6 +211,8 @@ export interface SourceSpec {
   readonly param?: ParamSourceSpec
   /** what the source is, for traces: "request.args" is shown with this label */
   readonly label?: string
+  /** the call writes the source's data into this argument (`random.nextBytes(buffer)`) */
+  readonly fills?: number
 }
 
 export interface ParamSourceSpec {

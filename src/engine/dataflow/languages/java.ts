@@ -97,6 +97,9 @@ const nodes: Record<string, NodeRule> = {
 
 const REQUEST = '**.{request,req,httpRequest,servletRequest,HttpServletRequest,ServletRequest,HttpServletRequestWrapper}'
 
+const WEAK_RANDOM = '{Random,java.util.Random,SplittableRandom,java.util.SplittableRandom}'
+const DRAWS = '{nextInt,nextLong,nextDouble,nextFloat,nextBoolean,nextGaussian,ints,longs,doubles}'
+
 const sources: SourceSpec[] = [
   { kind: 'http-query', param: { decorators: ['RequestParam', 'QueryParam'] }, label: 'request parameter' },
   { kind: 'http-path', param: { decorators: ['PathVariable', 'PathParam'] }, label: 'path variable' },
@@ -113,6 +116,10 @@ const sources: SourceSpec[] = [
   { kind: 'cli-args', param: { functionNames: ['main'], types: ['String[]', 'String'], index: 0 }, label: 'main() arguments' },
   { kind: 'environment', call: ['System.getenv'] },
   { kind: 'file-content', call: ['Files.{readString,readAllBytes,readAllLines,lines}'] },
+  // Non-cryptographic generators (SecureRandom and UUID.randomUUID are not): their values only
+  // count where predictability matters (sink kind randomness).
+  { kind: 'weak-random', call: [`${WEAK_RANDOM}.${DRAWS}`, `${WEAK_RANDOM}().${DRAWS}`, `ThreadLocalRandom.current().${DRAWS}`, 'Math.random', 'RandomStringUtils.random*', 'RandomStringUtils.insecure().*', 'RandomUtils.next*'], label: 'java.util.Random' },
+  { kind: 'weak-random', call: [`${WEAK_RANDOM}.nextBytes`, `${WEAK_RANDOM}().nextBytes`, 'ThreadLocalRandom.current().nextBytes'], fills: 0, label: 'java.util.Random' },
 ]
 
 const FIXED_URL = '^(?:[a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]+/|/(?!/))'
@@ -180,6 +187,10 @@ const sinks: SinkSpec[] = [
   { kind: 'header', call: ['Cookie', 'javax.servlet.http.Cookie', 'jakarta.servlet.http.Cookie'], args: [{ index: 1 }], note: 'cookie value', sources: ['remote'] },
   { kind: 'session', call: ['**.{session,httpSession,getSession()}.{setAttribute,putValue}', 'HttpSession.{setAttribute,putValue}'], args: [{ index: 1 }], note: 'session attribute', sources: ['remote'] },
   { kind: 'log', call: [LOGGERS], note: 'log message', sources: ['remote'] },
+  // Predictable random values as cookies or session attributes (names: secret-names.ts).
+  { kind: 'randomness', call: ['Cookie', 'javax.servlet.http.Cookie', 'jakarta.servlet.http.Cookie', 'ResponseCookie.{from,fromClientResponse}'], args: [{ index: 1 }], note: 'cookie value', sources: ['prng'] },
+  { kind: 'randomness', call: ['{Cookie,javax.servlet.http.Cookie,jakarta.servlet.http.Cookie}.setValue', '{Cookie,javax.servlet.http.Cookie,jakarta.servlet.http.Cookie}().setValue'], args: [{ index: 0 }], note: 'cookie value', sources: ['prng'] },
+  { kind: 'randomness', call: ['**.{session,httpSession,getSession()}.{setAttribute,putValue}', 'HttpSession.{setAttribute,putValue}'], args: [{ index: 1 }], note: 'session attribute', sources: ['prng'] },
 ]
 
 export const JAVA_SPEC: LanguageSpec = {
@@ -270,5 +281,19 @@ export const JAVA_SPEC: LanguageSpec = {
     'getenv',
     'readAllBytes',
     'readString',
+    'Random',
+    'random',
+    'RANDOM',
+    // draws from a generator held in a field under any name (`rnd.nextInt(10)`)
+    '.nextInt(',
+    '.nextLong(',
+    '.nextDouble(',
+    '.nextFloat(',
+    '.nextBoolean(',
+    '.nextGaussian(',
+    '.nextBytes(',
+    '.ints(',
+    '.longs(',
+    '.doubles(',
   ],
 }

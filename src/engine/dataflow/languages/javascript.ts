@@ -141,6 +141,9 @@ const sources: SourceSpec[] = [
   { kind: 'cli-args', access: ['process.argv'] },
   { kind: 'environment', access: ['process.env'] },
   { kind: 'file-content', call: ['{fs,node:fs}.readFileSync', '{fs/promises,node:fs/promises,fs.promises}.readFile'] },
+  // Math.random is not cryptographic (crypto.randomBytes / randomInt / randomUUID /
+  // getRandomValues are): its values only count where predictability matters (sink kind randomness).
+  { kind: 'weak-random', call: ['Math.random', '{lodash,underscore,_}.{random,sample,sampleSize,shuffle}'], label: 'Math.random()' },
 ]
 
 const FS = '{fs,node:fs,fs-extra,fs/promises,node:fs/promises,fs.promises}'
@@ -226,6 +229,10 @@ const sinks: SinkSpec[] = [
   { kind: 'header', call: [`**.${RES}.{setHeader,set,header,append,writeHead}`, '**.ctx.set', `**.${RES}.headers.{set,append}`], args: [{ index: 1 }], note: 'response header value', sources: ['remote'] },
   { kind: 'header', call: [`**.${RES}.cookie`, '**.ctx.cookies.set', '**.cookies.set'], args: [{ index: 1 }], note: 'cookie value', sources: ['remote'] },
   { kind: 'session', assign: ['**.session.*', '**.session[]'], note: 'session attribute', sources: ['remote'] },
+  // Predictable random values as cookies or session values (names: secret-names.ts).
+  { kind: 'randomness', call: [`**.${RES}.cookie`, '**.ctx.cookies.set', '**.cookies.set'], args: [{ index: 1 }], note: 'cookie value', sources: ['prng'] },
+  { kind: 'randomness', assign: ['**.session.*', '**.session[]'], note: 'session value', sources: ['prng'] },
+  { kind: 'randomness', assign: ['document.cookie', '**.document.cookie'], note: 'cookie', sources: ['prng'] },
   { kind: 'log', call: [`console.${LOG_METHODS}`, `**.{logger,log,LOGGER,winston,pino,bunyan}.${LOG_METHODS}`, `{logger,log}.${LOG_METHODS}`], note: 'log message', sources: ['remote'] },
 ]
 
@@ -297,5 +304,5 @@ export const JAVASCRIPT_SPEC: LanguageSpec = {
     views: [{ call: ['URL', '{url,node:url}.parse'], components: { hostname: HOST_DECIDES, host: HOST_DECIDES, origin: HOST_DECIDES } }],
   },
   rejections: rejections({ call: ['**.includes'] }),
-  sourceWords: ['req', 'request', 'ctx', 'argv', 'process.env', 'readFile', 'Query(', 'Body(', 'Param(', 'Headers(', 'Cookies(', 'UploadedFile', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+  sourceWords: ['random', 'sample', 'shuffle', 'req', 'request', 'ctx', 'argv', 'process.env', 'readFile', 'Query(', 'Body(', 'Param(', 'Headers(', 'Cookies(', 'UploadedFile', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
 }

@@ -89,6 +89,9 @@ const nodes: Record<string, NodeRule> = {
 
 const HTTP_VERBS = '{get,post,put,delete,patch,head,options,api_route,websocket}'
 
+/** The random module's draws (module functions and `random.Random()` instances; not SystemRandom). */
+const RANDOM_DRAWS = '{random,randint,randrange,choice,choices,sample,getrandbits,randbytes,uniform,triangular,gauss,normalvariate,lognormvariate,expovariate,vonmisesvariate,gammavariate,betavariate,paretovariate,weibullvariate,binomialvariate}'
+
 const sources: SourceSpec[] = [
   // Flask (the `request` global) and Django (the view's `request`), also `self.request`.
   { kind: 'http-query', access: ['**.request.args', '**.request.GET', '**.request.query_params', '**.request.query_string'] },
@@ -116,6 +119,10 @@ const sources: SourceSpec[] = [
   { kind: 'environment', access: ['os.environ'] },
   { kind: 'environment', call: ['os.getenv'] },
   { kind: 'file-content', call: ['open', 'io.open'] },
+  // The random module is a Mersenne Twister (not random.SystemRandom, secrets, os.urandom,
+  // uuid.uuid4): its values only count where predictability matters (sink kind randomness).
+  { kind: 'weak-random', call: [`random.${RANDOM_DRAWS}`, `random.Random().${RANDOM_DRAWS}`, 'numpy.random.*'], label: 'random module' },
+  { kind: 'weak-random', call: ['random.shuffle', 'random.Random().shuffle', 'numpy.random.shuffle'], fills: 0, label: 'random module' },
 ]
 
 const LOG_METHODS = '{debug,info,warning,warn,error,exception,critical,log}'
@@ -239,6 +246,9 @@ const sinks: SinkSpec[] = [
   { kind: 'header', call: ['**.{response,resp,res}.headers.{add,set,setdefault,add_header}'], args: [{ index: 1 }], note: 'response header value', sources: ['remote'] },
   { kind: 'header', call: ['**.set_cookie'], args: [{ index: 1, keyword: 'value' }], note: 'cookie value', sources: ['remote'] },
   { kind: 'session', assign: ['session[]', 'flask.session[]', '**.session[]'], note: 'session attribute', sources: ['remote'] },
+  // Predictable random values as cookies or session values (names: secret-names.ts).
+  { kind: 'randomness', call: ['**.set_cookie', '**.set_signed_cookie'], args: [{ index: 1, keyword: 'value' }], note: 'cookie value', sources: ['prng'] },
+  { kind: 'randomness', assign: ['session[]', 'flask.session[]', '**.session[]'], note: 'session value', sources: ['prng'] },
   { kind: 'log', call: [`logging.${LOG_METHODS}`, `**.logger.${LOG_METHODS}`, `{logger,log,LOGGER,LOG,_logger,_log,audit_log}.${LOG_METHODS}`], note: 'log message', sources: ['remote'] },
 ]
 
@@ -302,5 +312,5 @@ export const PYTHON_SPEC: LanguageSpec = {
     views: [{ call: ['urllib.parse.{urlparse,urlsplit}', 'urlparse.{urlparse,urlsplit}'], components: { netloc: HOST_DECIDES, hostname: HOST_DECIDES } }],
   },
   rejections: rejections({ operator: ['in'] }),
-  sourceWords: ['request', 'argv', 'environ', 'getenv', 'parse_args', 'input(', 'open(', '.get(', '.post(', '.put(', '.delete(', '.patch(', '.route(', 'api_route'],
+  sourceWords: ['random', 'randint', 'randrange', 'choice', 'sample', 'getrandbits', 'randbytes', 'uniform', 'shuffle', 'gauss', 'variate', 'request', 'argv', 'environ', 'getenv', 'parse_args', 'input(', 'open(', '.get(', '.post(', '.put(', '.delete(', '.patch(', '.route(', 'api_route'],
 }
