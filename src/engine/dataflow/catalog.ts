@@ -40,6 +40,7 @@ export class Catalog {
   readonly collectionReads = new GlobIndex<{ key: number }>()
   readonly formatters = new GlobIndex<{ template: 'receiver' | number; placeholder: string }>()
   readonly opaqueCallbacks = new GlobIndex<true>()
+  readonly escapingTemplates = new GlobIndex<{ mask: number; note: string }>()
 
   constructor(readonly spec: LanguageSpec) {
     for (const sink of spec.sinks) {
@@ -66,6 +67,7 @@ export class Catalog {
     for (const read of semantics.collectionReads ?? []) this.collectionReads.add(read.call, read)
     for (const formatter of semantics.formatters ?? []) this.formatters.add(formatter.call, formatter)
     if (semantics.opaqueCallbacks) this.opaqueCallbacks.add(semantics.opaqueCallbacks, true)
+    for (const template of semantics.escapingTemplates ?? []) this.escapingTemplates.add(template.call, { mask: sinkKindsMask(template.cleans), note: template.note })
   }
 
   /** Source specs whose parameter rule makes `param` (at `index`, receiver excluded) untrusted. */

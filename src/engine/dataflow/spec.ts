@@ -302,6 +302,8 @@ export interface SemanticsSpec {
   readonly opaqueCallbacks?: readonly string[]
   /** calls that fill a template (`"x{}".format(a)`, `String.format("x%s", a)`): the result starts like it */
   readonly formatters?: ReadonlyArray<{ readonly call: readonly string[]; readonly template: 'receiver' | number; readonly placeholder: string }>
+  /** calls whose result, as the template of a format operator, escapes what is formatted into it (`Markup("<b>%s</b>") % x`) */
+  readonly escapingTemplates?: ReadonlyArray<{ readonly call: readonly string[]; readonly cleans: readonly SinkKind[]; readonly note: string }>
 }
 
 export interface LanguageSpec {

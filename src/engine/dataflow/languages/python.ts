@@ -294,6 +294,7 @@ export const PYTHON_SPEC: LanguageSpec = {
     ],
     collectionReads: [{ call: ['**.get', '**.getlist', '**.pop'], key: 0 }],
     formatters: [{ call: ['**.format'], template: 'receiver', placeholder: '{' }],
+    escapingTemplates: [{ call: ['markupsafe.Markup', 'flask.Markup', 'Markup'], cleans: ['html'], note: 'formatted into Markup, which escapes it' }],
   },
   sourceWords: ['request', 'argv', 'environ', 'getenv', 'parse_args', 'input(', 'open(', '.get(', '.post(', '.put(', '.delete(', '.patch(', '.route(', 'api_route'],
 }
