@@ -49,6 +49,7 @@ export class Catalog {
   readonly rejectionCalls = new GlobIndex<CompiledRejection>()
   readonly rejectionOperators = new Map<string, CompiledRejection[]>()
   readonly views = new GlobIndex<ViewSpec>()
+  readonly escapingTemplates = new GlobIndex<{ mask: number; note: string }>()
 
   constructor(readonly spec: LanguageSpec) {
     for (const sink of spec.sinks) {
@@ -81,6 +82,7 @@ export class Catalog {
       if (rejection.call) this.rejectionCalls.add(rejection.call, compiled)
       for (const operator of rejection.operator ?? []) this.rejectionOperators.set(operator, [...(this.rejectionOperators.get(operator) ?? []), compiled])
     }
+    for (const template of semantics.escapingTemplates ?? []) this.escapingTemplates.add(template.call, { mask: sinkKindsMask(template.cleans), note: template.note })
   }
 
   /** Source specs whose parameter rule makes `param` (at `index`, receiver excluded) untrusted. */

@@ -73,9 +73,9 @@ export class Engine {
   droppedTraces = 0
   /** function literals analyzed in place (with their closure); not analyzed again on their own */
   readonly inlined = new Set<string>()
-  /** names of functions whose result is a predictable random value (index.ts analyzes their callers) */
-  readonly randomReturners = new Set<string>()
   private work = 0
+  /** functions whose result carries untrusted input they read themselves (request helpers), in summary order */
+  readonly sourceReaders: FunctionDef[] = []
 
   constructor(
     readonly program: Program,
@@ -105,7 +105,7 @@ export class Engine {
     try {
       const summary = new FunctionRun(this, this.unitOf(fn.path), fn, null, 0).summarize()
       this.summaries.set(fn.id, summary)
-      if (fn.name && deepFacts(summary.returns).some((fact) => fact.origin.type === 'source' && fact.origin.scope === 'prng')) this.randomReturners.add(fn.name)
+      if (deepFacts(summary.returns).some((fact) => fact.origin.type === 'source')) this.sourceReaders.push(fn)
       return summary
     } catch (error) {
       this.summaries.delete(fn.id)
@@ -168,6 +168,11 @@ export class Engine {
       const cls = binding.imported ? this.classByName(unit, binding.imported) : null
       return cls ? val({ ref: { t: 'class', cls }, qname }) : val({ qname })
     }
+    if (binding.imported === null && unit.spec.syntax.moduleResolution === 'python' && binding.local !== decl.module && decl.module.startsWith(`${binding.local}.`)) {
+      // `import a.b` binds the package `a`; `a.b.f()` reaches the submodule as a member of it.
+      const root = this.program.resolveModule(unit, binding.local)
+      return val({ ref: root ? { t: 'module', path: root } : null, qname: binding.local })
+    }
     const target = this.program.resolveModule(unit, decl.module)
     if (binding.imported === null) return val({ ref: target ? { t: 'module', path: target } : null, qname: decl.module })
     if (target) {
@@ -190,20 +195,113 @@ export class Engine {
   /** A class named in `unit` (declared, imported, or found by Java's rules), or null. */
   classByName(unit: FileUnit, name: string): ClassDef | null {
     const simple = name.replace(/\[\]$/, '')
+    if (simple.includes('.')) return this.qualifiedClass(unit, simple)
     const local = this.moduleState(unit).vars.get(simple)
     if (local?.ref?.t === 'class') return local.ref.cls
     if (unit.spec.syntax.moduleResolution === 'java') {
       const path = this.program.resolveJavaClass(unit, simple)
       const target = path && path !== unit.path ? this.program.unit(path) : null
       const found = target ? this.moduleState(target).vars.get(simple) : undefined
-      return found?.ref?.t === 'class' ? found.ref.cls : null
+      if (found?.ref?.t === 'class') return found.ref.cls
+      // `import com.acme.Outer.Inner;`: a nested class of an imported project class
+      const imported = unit.importBinding(simple)
+      const nestedImport = imported && imported.binding.imported === simple ? this.qualifiedClass(unit, `${imported.decl.module}.${simple}`) : null
+      return nestedImport ?? this.nestedInUnit(unit, simple)
     }
     const imported = unit.importBinding(simple)
     if (imported) {
       const value = this.importValue(unit, imported.decl, imported.binding)
       if (value.ref?.t === 'class') return value.ref.cls
     }
+    return this.nestedInUnit(unit, simple)
+  }
+
+  private readonly qualifiedClasses = new Map<string, ClassDef | null>()
+
+  /**
+   * A dotted class name: `Outer.Inner` (nested at any depth, Outer found as any class name is),
+   * `com.acme.Db` or `com.acme.Outer.Inner` (Java, fully qualified, no import needed), or
+   * `models.User` through an imported module.
+   */
+  qualifiedClass(unit: FileUnit, dotted: string): ClassDef | null {
+    const key = `${unit.path}\u0000${dotted}`
+    const known = this.qualifiedClasses.get(key)
+    if (known !== undefined) return known
+    this.qualifiedClasses.set(key, null)
+    const parts = dotted.split('.')
+    const walk = (start: ClassDef | null, rest: readonly string[]): ClassDef | null => {
+      let cls = start
+      for (const part of rest) cls = cls ? this.nestedClass(cls, part) : null
+      return cls
+    }
+    let found: ClassDef | null = null
+    const first = parts[0] ?? ''
+    if (unit.spec.syntax.moduleResolution === 'java') {
+      // The longest prefix that names a project file's class; the rest are nested classes.
+      for (let length = parts.length; length >= 2 && !found; length--) {
+        const path = this.program.resolveJavaFile(parts.slice(0, length).join('.'))
+        const target = path ? this.program.unit(path) : null
+        const top = target ? this.moduleState(target).vars.get(parts[length - 1] ?? '') : undefined
+        if (top?.ref?.t === 'class') found = walk(top.ref.cls, parts.slice(length))
+      }
+      if (!found && /^[A-Z]/.test(first)) found = walk(this.classByName(unit, first), parts.slice(1))
+    } else {
+      const local = this.moduleState(unit).vars.get(first)
+      const imported = local ? null : unit.importBinding(first)
+      const value = local ?? (imported ? this.importValue(unit, imported.decl, imported.binding) : null)
+      if (value?.ref?.t === 'class') found = walk(value.ref.cls, parts.slice(1))
+      else if (value?.ref?.t === 'module' && parts.length >= 2) {
+        const exported = this.exported(value.ref.path, parts[1] ?? '')
+        if (exported?.ref?.t === 'class') found = walk(exported.ref.cls, parts.slice(2))
+      }
+    }
+    this.qualifiedClasses.set(key, found)
+    return found
+  }
+
+  /** A class declared in `cls` (or inherited from a superclass's body), by simple name. */
+  nestedClass(cls: ClassDef, name: string, depth = 0): ClassDef | null {
+    const own = cls.classes.get(name)
+    if (own) return own
+    if (depth > 5) return null
+    const unit = this.program.unit(cls.path)
+    for (const superName of unit ? cls.superclasses : []) {
+      const superclass = this.classByName(unit as FileUnit, superName)
+      const found = superclass ? this.nestedClass(superclass, name, depth + 1) : null
+      if (found) return found
+    }
     return null
+  }
+
+  /** A class visible by simple name inside `cls`: nested in it or in a class enclosing it. */
+  classInScope(cls: ClassDef, name: string): ClassDef | null {
+    let current: ClassDef | null = cls
+    for (let depth = 0; current && depth < 8; depth++, current = current.outer) {
+      const found = current.classes.get(name)
+      if (found) return found
+    }
+    return null
+  }
+
+  private readonly nestedIndex = new Map<string, Map<string, ClassDef | null>>()
+
+  /** A nested class of this file named `name`, when exactly one class of the file has that name. */
+  private nestedInUnit(unit: FileUnit, name: string): ClassDef | null {
+    let index = this.nestedIndex.get(unit.path)
+    if (!index) {
+      index = new Map()
+      this.nestedIndex.set(unit.path, index)
+      const pending: ClassDef[] = []
+      for (const value of this.moduleState(unit).vars.values()) if (value.ref?.t === 'class' && value.ref.cls.path === unit.path) pending.push(...value.ref.cls.classes.values())
+      const seen = new Set<ClassDef>()
+      for (let cls = pending.pop(); cls; cls = pending.pop()) {
+        if (seen.has(cls)) continue
+        seen.add(cls)
+        index.set(cls.name, index.has(cls.name) ? null : cls)
+        pending.push(...cls.classes.values())
+      }
+    }
+    return index.get(name) ?? null
   }
 
   /** A method of a class or of its superclasses; for an interface, of its one implementation. */

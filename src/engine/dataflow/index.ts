@@ -96,7 +96,7 @@ function* analysisSteps(files: { path: string; text: string }[], options: DataFl
     program.release(unit)
     yield
   }
-  yield* analyzeRandomCallers(engine, program, errors, options)
+  yield* helperEntries(engine, program, options, errors)
   options.onProgress?.('the data-flow report')
   const texts = new FileTexts(new Map(inputs.map((file) => [file.path, file.text])), options.secrets ?? null)
   const candidates = [...engine.traces.values()].map((record) => ({ record, trace: toTrace(texts, record) }))
@@ -120,25 +120,38 @@ function analyzeEntries(engine: Engine, unit: FileUnit, words: readonly string[]
   }
 }
 
+/** Rounds of helper-entry search: a handler reading input through a helper of a helper... */
+const HELPER_ROUNDS = 6
+
 /**
- * A function returning a predictable random value (`newToken()` around `Math.random()`) is a
- * source for its callers, which name no source word: functions calling one are analyzed too,
- * for a few rounds of wrappers, so a helper's token reaching a cookie elsewhere is seen.
+ * Entry points that read untrusted input only through a project helper (`Req.read(req, "q")`,
+ * `arg("name")`): functions, in any file, that name a function whose summary returns source
+ * data. Each round looks only for the helpers found by the previous one, so a file is scanned
+ * textually once per round (a handful), never once per helper.
  */
-function* analyzeRandomCallers(engine: Engine, program: Program, errors: DataFlowResult['errors'], options: DataFlowOptions): Generator<void> {
-  const followed = new Set<string>()
-  for (let round = 0; round < 3; round++) {
-    // Short names (`id`, `get`) would make most files callers.
-    const names = [...engine.randomReturners].filter((name) => name.length >= 4 && !followed.has(name))
-    if (names.length === 0) return
-    for (const name of names) followed.add(name)
-    const words = names.map((name) => `${name}(`)
+function* helperEntries(engine: Engine, program: Program, options: DataFlowOptions, errors: DataFlowResult['errors']): Generator<void> {
+  let done = 0
+  for (let round = 0; round < HELPER_ROUNDS && done < engine.sourceReaders.length; round++) {
+    const names = new Set<string>()
+    for (const fn of engine.sourceReaders.slice(done)) {
+      const name = helperName(engine, fn)
+      if (name) names.add(name)
+    }
+    done = engine.sourceReaders.length
+    if (names.size === 0) break
+    const called = new RegExp(`(?<![\\w$])(?:${[...names].map(escapeRegExp).join('|')})\\s*\\(`)
     for (const path of program.paths()) {
       if (options.signal?.aborted) throw new AbortError()
       const unit = program.unit(path)
-      if (!unit || !unit.mentionsAny(words)) continue
+      if (!unit || !called.test(unit.text)) continue
+      options.onProgress?.(path)
       try {
-        analyzeEntries(engine, unit, words)
+        engine.moduleState(unit)
+        for (const node of unit.functionNodes()) {
+          const fn = unit.lowerer.functionAt(node)
+          if (engine.inlined.has(fn.id) || engine.hasSummary(fn)) continue
+          if (called.test(unit.text.slice(fn.start, fn.end))) engine.summaryOf(fn)
+        }
       } catch (error) {
         if (error instanceof AbortError) throw error
         errors.push({ path, message: error instanceof Error ? error.message : String(error) })
@@ -147,6 +160,17 @@ function* analyzeRandomCallers(engine: Engine, program: Program, errors: DataFlo
       yield
     }
   }
+}
+
+/** The name a function is called by: its own, or the variable or key an anonymous one is bound to. */
+function helperName(engine: Engine, fn: FunctionDef): string | null {
+  if (fn.name) return fn.name
+  const before = engine.unitOf(fn.path).text.slice(Math.max(0, fn.start - 80), fn.start)
+  return /([A-Za-z_$][\w$]*)\s*[:=]\s*(?:async\s*)?(?:function\s*)?$/.exec(before)?.[1] ?? null
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
 function hasParamSources(unit: FileUnit, fn: FunctionDef): boolean {

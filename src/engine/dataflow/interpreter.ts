@@ -246,7 +246,20 @@ export class FunctionRun {
         if (!this.fn) this.unit.esExports.set(stmt.exported, stmt.local)
         return state
       case 'import':
+        this.bindImport(stmt.decl, state)
         return state
+    }
+  }
+
+  /**
+   * An import inside a function (`def h(): import lxml.etree`) or under a statement at the top
+   * level (`try: import x`) binds its names here; top-level imports are found through the file's
+   * import index when used.
+   */
+  private bindImport(decl: Extract<Stmt, { t: 'import' }>['decl'], state: State): void {
+    if (!this.fn && this.unit.top().some((stmt) => stmt.t === 'import' && stmt.decl === decl)) return
+    for (const binding of decl.bindings) {
+      if (binding.local !== '*') state.vars.set(binding.local, this.engine.importValue(this.unit, decl, binding))
     }
   }
 
@@ -470,6 +483,10 @@ export class FunctionRun {
       const member = this.implicitMember(name, state)
       if (member) return member
     }
+    if (this.fn?.owner) {
+      const nested = this.engine.classInScope(this.fn.owner, name)
+      if (nested) return val({ ref: { t: 'class', cls: nested }, qname: name })
+    }
     if (this.fn) {
       const global = this.engine.moduleState(this.unit).vars.get(name)
       if (global) return global
@@ -489,9 +506,18 @@ export class FunctionRun {
     if (!owner) return null
     const field = this.engine.findField(owner, name)
     const method = field ? null : this.engine.findMethod(owner, name)
-    if (!field && !method) return null
+    if (!field && !method) return this.enclosingMember(owner, name)
     const receiver = state.vars.get('this') ?? val({ ref: { t: 'instance', cls: owner } })
     return this.readMember(receiver, name, null)
+  }
+
+  /** Java: a bare name in a nested class may be a method or field of an enclosing class. */
+  private enclosingMember(owner: ClassDef, name: string): Val | null {
+    let current = owner.outer
+    for (let depth = 0; current && depth < 8; depth++, current = current.outer) {
+      if (this.engine.findMethod(current, name) || this.engine.findField(current, name)) return this.readMember(val({ ref: { t: 'instance', cls: current } }), name, null)
+    }
+    return null
   }
 
   /**
@@ -516,10 +542,16 @@ export class FunctionRun {
     if (ref?.t === 'module') {
       const exported = this.engine.exported(ref.path, property)
       if (exported) return exported
+      // `import a.b` then `a.b`: a submodule of a project package
+      const submodule = this.syntax.moduleResolution === 'python' && qname ? this.engine.program.resolveModule(this.unit, qname) : null
+      if (submodule) return val({ ref: { t: 'module', path: submodule }, qname })
       return val({ qname })
     }
     const cls = ref?.t === 'class' || ref?.t === 'instance' ? ref.cls : ref?.t === 'type' ? this.resolveType(ref.name, ref.path) : null
     if (cls) {
+      // Class names are capitalized in every language here: other members skip the search.
+      const nested = /^[A-Z]/.test(property) ? this.engine.nestedClass(cls, property) : null
+      if (nested) return val({ ref: { t: 'class', cls: nested }, qname })
       const method = this.engine.findMethod(cls, property)
       if (method) return val({ ref: { t: 'function', fn: method, receiver: ref?.t === 'class' ? null : object }, qname })
       const known = object.fields?.get(property)
@@ -534,8 +566,17 @@ export class FunctionRun {
       if (field?.type) return this.typed(value, field.type)
       return qname ? { ...value, qname: value.qname ?? qname } : value
     }
+    const qualified = this.qualifiedJavaClass(object, property)
+    if (qualified) return val({ ref: { t: 'class', cls: qualified }, qname })
     const value = readField(object, property)
     return qname && !value.qname ? { ...value, qname } : value
+  }
+
+  /** Java: `com.acme.Db` written out in full, without an import, names that project class. */
+  private qualifiedJavaClass(object: Val, property: string): ClassDef | null {
+    if (this.syntax.moduleResolution !== 'java' || object.ref || object.facts.length > 0 || object.fields) return null
+    if (!object.qname || !/^[A-Z]/.test(property) || !/^[a-z_$][\w$]*(?:\.[a-z_$][\w$]*)*$/.test(object.qname)) return null
+    return this.engine.qualifiedClass(this.unit, `${object.qname}.${property}`)
   }
 
   private resolveType(name: string, path: string): ReturnType<Engine['classByName']> {
@@ -642,7 +683,16 @@ export class FunctionRun {
     }
     const left = this.eval(expr.left, state)
     const right = this.eval(expr.right, state)
-    return this.binaryValue(expr.op, left, right)
+    return this.binaryValue(expr.op, left, this.escapedByTemplate(expr, left, right))
+  }
+
+  /** `Markup("<b>%s</b>") % x`: a template that escapes what is formatted into it. */
+  private escapedByTemplate(expr: Extract<Expr, { t: 'binary' }>, left: Val, right: Val): Val {
+    if (!this.syntax.operators.format?.includes(expr.op) || !left.qname?.endsWith('()')) return right
+    const name = left.qname.slice(0, -2)
+    if (!this.catalog.escapingTemplates.mayMatch(lastSegment(name))) return right
+    const template = this.catalog.escapingTemplates.match([name])[0]
+    return template ? cleaned(right, template.mask, { site: expr.site, note: template.note }, false) : right
   }
 
   /** The value of `left op right`: folded when both are known; comparisons carry no data. */

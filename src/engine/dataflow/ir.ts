@@ -179,6 +179,10 @@ export interface ClassDef {
   readonly fields: ReadonlyMap<string, FieldDef>
   readonly decorators: readonly string[]
   readonly isInterface: boolean
+  /** classes declared in the body (Java static nested and inner classes, Python nested classes), by name */
+  readonly classes: ReadonlyMap<string, ClassDef>
+  /** the class whose body declares this one, once that class is lowered */
+  outer: ClassDef | null
 }
 
 export interface ImportBinding {

@@ -867,11 +867,28 @@ export class Lowerer {
       fields,
       decorators: [...this.decoratorsAround(node), ...this.locateAll(node, rule.decorators).map((decorator) => decoratorName(decorator.text()))],
       isInterface: rule.interface ?? false,
+      classes: new Map(),
+      outer: null,
     }
     this.classes.set(start, cls)
     const body = this.locate(node, rule.body)
     if (body) this.classMembers(body, cls, methods, fields)
+    // Lowering the enclosing class registers this one as its member (and sets `outer`).
+    const enclosing = this.enclosingClassNode(node)
+    if (enclosing) this.classAt(enclosing)
     return cls
+  }
+
+  /** The class node whose body holds this class declaration directly (not through a function). */
+  private enclosingClassNode(node: SgNode): SgNode | null {
+    let current = node.parent()
+    for (let depth = 0; current && depth < 3; depth++) {
+      const rule = this.rule(current)
+      if (rule?.as === 'class') return current
+      if (rule?.as === 'function') return null
+      current = current.parent()
+    }
+    return null
   }
 
   private classMembers(body: SgNode, cls: ClassDef, methods: Map<string, FunctionDef>, fields: Map<string, FieldDef>): void {
@@ -912,11 +929,27 @@ export class Lowerer {
           const fn = this.lowerFunction(definition, cls, outer)
           if (fn.name) methods.set(fn.name, fn)
         }
+        if (definition && this.rule(definition)?.as === 'class') this.classMember(definition, cls, methods, fields, [])
         return
       }
-      case 'field':
-        for (const field of this.fieldDefs(member, rule)) fields.set(field.name, field)
+      case 'class': {
+        const nested = this.classAt(member)
+        if (nested.name) (cls.classes as Map<string, ClassDef>).set(nested.name, nested)
+        nested.outer = cls
         return
+      }
+      case 'field': {
+        for (const field of this.fieldDefs(member, rule)) fields.set(field.name, field)
+        // `static Inner = class { ... }` (JavaScript): a nested class under the field's name
+        const value = rule.declarators === undefined ? this.locate(member, rule.value) : null
+        const name = value && this.rule(value)?.as === 'class' ? this.locate(member, rule.name)?.text() : undefined
+        if (value && name) {
+          const nested = this.classAt(value)
+          ;(cls.classes as Map<string, ClassDef>).set(name, nested)
+          nested.outer = cls
+        }
+        return
+      }
       case 'transparent':
       case 'assign':
         for (const stmt of this.stmt(member)) {

@@ -85,11 +85,30 @@ export class FileUnit {
     if (!this.modules) {
       this.modules = new Set(this.top().flatMap((stmt) => (stmt.t === 'import' ? [stmt.decl.module] : [])))
       for (const match of this.text.matchAll(/require\(\s*['"]([^'"]+)['"]\s*\)/g)) this.modules.add(match[1] ?? '')
+      for (const module of this.modulesInText()) this.modules.add(module)
     }
     for (const module of this.modules) {
       if (names.some((name) => module === name || module.startsWith(`${name}.`) || module.startsWith(`${name}/`))) return true
     }
     return false
+  }
+
+  /**
+   * Modules named away from the top level: Python imports inside functions or under `try:`,
+   * and Java packages of fully-qualified class names used without an import
+   * (`new javax.naming.directory.InitialDirContext(env)`).
+   */
+  private modulesInText(): string[] {
+    switch (this.spec.syntax.moduleResolution) {
+      case 'python':
+        return [...this.text.matchAll(/^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import\b|import[ \t]+([\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*))/gm)].flatMap((match) =>
+          match[1] !== undefined ? [match[1]] : (match[2] ?? '').split(',').map((part) => part.trim().split(/\s+/)[0] ?? ''),
+        )
+      case 'java':
+        return [...this.text.matchAll(/(?<![\w$.])([a-z_][\w$]*(?:\.[a-z_][\w$]*)+)\.[A-Z]/g)].map((match) => match[1] ?? '')
+      default:
+        return []
+    }
   }
 
   /** Nodes of every function kind in the file (found natively, without walking the tree here). */
@@ -253,6 +272,11 @@ export class Program {
     const path = module.replace(/\./g, '/')
     const base = module.slice(module.lastIndexOf('.') + 1)
     return this.byBaseName.get(`${base}.java`)?.find((candidate) => candidate === `${path}.java` || candidate.endsWith(`/${path}.java`)) ?? null
+  }
+
+  /** Java: the file declaring the fully-qualified class `com.acme.db.Repo`, or null. */
+  resolveJavaFile(qualifiedName: string): string | null {
+    return this.resolveJava(qualifiedName)
   }
 
   /** Java: the file of class `name` seen from `from` (same package, imports, unique name). */

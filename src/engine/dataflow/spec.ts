@@ -343,6 +343,8 @@ export interface SemanticsSpec {
   readonly formatters?: ReadonlyArray<{ readonly call: readonly string[]; readonly template: 'receiver' | number; readonly placeholder: string }>
   /** parsers whose result is a view of their first argument (see ViewSpec) */
   readonly views?: readonly ViewSpec[]
+  /** calls whose result, as the template of a format operator, escapes what is formatted into it (`Markup("<b>%s</b>") % x`) */
+  readonly escapingTemplates?: ReadonlyArray<{ readonly call: readonly string[]; readonly cleans: readonly SinkKind[]; readonly note: string }>
 }
 
 export interface LanguageSpec {

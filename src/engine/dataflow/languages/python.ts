@@ -310,6 +310,7 @@ export const PYTHON_SPEC: LanguageSpec = {
     collectionReads: [{ call: ['**.get', '**.getlist', '**.pop'], key: 0 }],
     formatters: [{ call: ['**.format'], template: 'receiver', placeholder: '{' }],
     views: [{ call: ['urllib.parse.{urlparse,urlsplit}', 'urlparse.{urlparse,urlsplit}'], components: { netloc: HOST_DECIDES, hostname: HOST_DECIDES } }],
+    escapingTemplates: [{ call: ['markupsafe.Markup', 'flask.Markup', 'Markup'], cleans: ['html'], note: 'formatted into Markup, which escapes it' }],
   },
   rejections: rejections({ operator: ['in'] }),
   sourceWords: ['random', 'randint', 'randrange', 'choice', 'sample', 'getrandbits', 'randbytes', 'uniform', 'shuffle', 'gauss', 'variate', 'request', 'argv', 'environ', 'getenv', 'parse_args', 'input(', 'open(', '.get(', '.post(', '.put(', '.delete(', '.patch(', '.route(', 'api_route'],
