@@ -16,9 +16,12 @@ import { specFor } from './languages/index.ts'
 import { Program } from './program.ts'
 import type { FileInput, FileUnit } from './program.ts'
 import { FileTexts, buildFindings, toTrace } from './report.ts'
+import { SINK_KIND_INFO } from './kinds.ts'
+import type { CleanSink } from './merge.ts'
 
 export { DATAFLOW_MODEL } from './report.ts'
-export { mergeWithPatternFindings, spansOverlap } from './merge.ts'
+export { mergeWithPatternFindings, spansOverlap, withoutCleanSinkFindings } from './merge.ts'
+export type { CleanSink } from './merge.ts'
 export { dataFlowLanguages } from './languages/index.ts'
 export { AbortError as DataFlowAbortError } from './engine.ts'
 
@@ -28,6 +31,8 @@ export interface DataFlowResult {
   traces: DataFlowTrace[]
   /** files whose analysis failed (an unexpected construct); the others are still analyzed */
   errors: Array<{ path: string; message: string }>
+  /** sink calls the analysis evaluated that no unsanitized data reached (see merge.ts) */
+  cleanSinks?: CleanSink[]
 }
 
 export interface DataFlowOptions {
@@ -97,7 +102,7 @@ function* analysisSteps(files: { path: string; text: string }[], options: DataFl
   options.onProgress?.('the data-flow report')
   const texts = new FileTexts(new Map(inputs.map((file) => [file.path, file.text])), options.secrets ?? null)
   const candidates = [...engine.traces.values()].map((record) => ({ record, trace: toTrace(texts, record) }))
-  return { findings: buildFindings(texts, candidates), traces: candidates.map((candidate) => candidate.trace), errors }
+  return { findings: buildFindings(texts, candidates), traces: candidates.map((candidate) => candidate.trace), errors, cleanSinks: cleanSinksOf(engine) }
 }
 
 /**
@@ -123,3 +128,20 @@ function hasParamSources(unit: FileUnit, fn: FunctionDef): boolean {
   return fn.params.slice(offset).some((param, position) => unit.catalog.paramSourcesFor(fn, param, position).length > 0)
 }
 
+
+/** The evaluated sink calls that stayed clean, as spans in the findings' numbering (1-based). */
+function cleanSinksOf(engine: Engine): CleanSink[] {
+  const result: CleanSink[] = []
+  for (const { site, kind, dirty } of engine.sinkSites.values()) {
+    if (dirty) continue
+    result.push({
+      filePath: site.path,
+      category: SINK_KIND_INFO[kind].category,
+      lineNumber: site.line + 1,
+      columnStart: site.column + 1,
+      endLineNumber: site.endLine + 1,
+      columnEnd: site.endLine === site.line ? site.endColumn + 1 : Number.MAX_SAFE_INTEGER,
+    })
+  }
+  return result
+}

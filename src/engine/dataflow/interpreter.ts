@@ -14,7 +14,7 @@ import type { Engine, ParamSink, SinkHit, Summary } from './engine.ts'
 import { ENGINE_LIMITS } from './engine.ts'
 import { concatPrefix, foldBinary, templatePrefix } from './fold.ts'
 import { lastSegment } from './glob.ts'
-import { SOURCE_KIND_INFO } from './kinds.ts'
+import { SOURCE_KIND_INFO, sinkKindBit } from './kinds.ts'
 import type { FileUnit } from './program.ts'
 import type { SinkSpec, SourceSpec } from './spec.ts'
 import { State, joinStates } from './state.ts'
@@ -893,12 +893,15 @@ export class FunctionRun {
       const safeCondition = spec.safeWhen?.find((condition) => conditionHolds(condition, context))
       const configured: Step | null = safeCondition ? { site: context.expr.site, note: `${context.label}() configured safely` } : null
       const hit: SinkHit = { spec, site: context.expr.site, callee: context.label }
+      let dirty = false
       const fixedPrefix = spec.safePrefix === undefined ? null : regex(spec.safePrefix)
       for (const { value, facts } of sinkArguments(spec, context)) {
         const prefixed = fixedPrefix && value.prefix !== null && fixedPrefix.test(value.prefix)
         const safe = configured ?? (prefixed ? { site: context.expr.site, note: `fixed prefix ${JSON.stringify(value.prefix)} (scheme and host cannot change)` } : null)
         for (const fact of facts) this.reach(fact, hit, safe)
+        dirty ||= safe === null && facts.some((fact) => (fact.cleaned & sinkKindBit(spec.kind)) === 0)
       }
+      this.engine.noteSink(hit, dirty)
     }
     return matched
   }
