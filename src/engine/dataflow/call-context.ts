@@ -74,9 +74,19 @@ export function conditionHolds(condition: Condition, context: CallContext): bool
 function argRefFacts(ref: ArgRef, found: ArgVal): readonly Fact[] {
   const { arg, value } = found
   if (ref.field !== undefined) return deepFacts(readField(value, ref.field))
+  if (ref.structuredFields) return structuredFieldFacts(value)
   if (ref.shallow) return value.facts
   if (ref.program && arg.value.t === 'list') return deepFacts(readField(value, '0'))
   return deepFacts(value)
+}
+
+/** Facts of a filter's field values that can hold an object: from a structured source, or a parameter. */
+function structuredFieldFacts(value: Val): readonly Fact[] {
+  const facts: Fact[] = []
+  for (const field of value.fields?.values() ?? []) {
+    for (const fact of deepFacts(field)) if (fact.origin.type === 'param' || fact.origin.structured === true) facts.push(fact)
+  }
+  return facts
 }
 
 /** The dangerous arguments of a sink call (every positional one by default), with their facts. */
@@ -84,7 +94,15 @@ export function sinkArguments(spec: SinkSpec, context: CallContext): Array<{ val
   if (!spec.args) return context.args.filter(({ arg }) => arg.keyword === null).map(({ value }) => ({ value, facts: deepFacts(value) }))
   const result: Array<{ value: Val; facts: readonly Fact[] }> = []
   for (const ref of spec.args) {
+    if (ref.receiver) {
+      if (context.receiver) result.push({ value: context.receiver, facts: deepFacts(context.receiver) })
+      continue
+    }
     const found = argFor(ref, context)
+    if (found && ref.elements && found.value.fields) {
+      for (const element of found.value.fields.values()) result.push({ value: element, facts: deepFacts(element) })
+      continue
+    }
     if (found) result.push({ value: found.value, facts: argRefFacts(ref, found) })
   }
   return result

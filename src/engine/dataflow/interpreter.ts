@@ -398,10 +398,11 @@ export class FunctionRun {
     const object = this.eval(target.object, state)
     const canonical = object.qname ? (target.t === 'member' ? `${object.qname}.${target.property}` : `${object.qname}[]`) : null
     const facts = deepFacts(value)
-    if (facts.length === 0) return
+    const keyFacts = target.t === 'index' ? this.eval(target.index, state).facts : []
+    if (facts.length === 0 && keyFacts.length === 0) return
     for (const spec of this.catalog.sinkAssigns.match([canonical, written])) {
       const hit: SinkHit = { spec, site, callee: written }
-      for (const fact of facts) this.reach(fact, hit, null)
+      for (const fact of spec.assignKey ? [...facts, ...keyFacts] : facts) this.reach(fact, hit, null)
     }
   }
 
@@ -488,7 +489,7 @@ export class FunctionRun {
 
   private sourceValue(source: SourceSpec, site: Step['site'], written: string): Val {
     const info = SOURCE_KIND_INFO[source.kind]
-    return val({ facts: [sourceFact(source.kind, info.scope, source.label ?? written, site)] })
+    return val({ facts: [sourceFact(source.kind, info.scope, source.label ?? written, site, source.structured)] })
   }
 
   // --- expressions ------------------------------------------------------------------------
@@ -602,7 +603,8 @@ export class FunctionRun {
     const facts = mergeFacts(deepFacts(left), deepFacts(right))
     let prefix = concatPrefix(left, right)
     if (ops.format?.includes(op)) prefix = typeof left.constant === 'string' ? left.constant.split('%')[0] || null : left.prefix
-    return { ...CLEAN, facts, constant: folded, prefix }
+    const qname = ops.pathJoin?.includes(op) ? left.qname : null
+    return { ...CLEAN, facts, constant: folded, prefix, qname }
   }
 
   // --- calls ------------------------------------------------------------------------------

@@ -156,6 +156,8 @@ export interface OperatorSpec {
   readonly clean: readonly string[]
   /** `x ?? y` style: the value is one of the operands */
   readonly coalesce?: readonly string[]
+  /** operators that join paths (`Path(root) / name`): the result is of the left operand's type */
+  readonly pathJoin?: readonly string[]
   /** operators that format their right operand into the left one (`"%s" % x`) */
   readonly format?: readonly string[]
   /** methods that compare for equality: `"a".equals(x)` pins x on the true branch */
@@ -174,6 +176,15 @@ export interface ArgRef {
   readonly field?: string
   /** a list literal here: only its first element (the program) counts */
   readonly program?: boolean
+  /**
+   * the values of the object/dict argument's fields, where they come from a structured source
+   * (or a parameter): `{"owner": body["owner"]}` can carry `{"$ne": null}` (operator injection)
+   */
+  readonly structuredFields?: boolean
+  /** each element of a list argument on its own (so that `safePrefix` applies per element) */
+  readonly elements?: boolean
+  /** the receiver of a method call (`path.read_text()`: the path object is the file name) */
+  readonly receiver?: boolean
 }
 
 export type Condition =
@@ -204,6 +215,8 @@ export interface SourceSpec {
   readonly param?: ParamSourceSpec
   /** what the source is, for traces: "request.args" is shown with this label */
   readonly label?: string
+  /** its values can be objects or lists (a parsed JSON body), not only strings */
+  readonly structured?: boolean
 }
 
 export interface ParamSourceSpec {
@@ -232,6 +245,8 @@ export interface SinkSpec {
   readonly call?: readonly string[]
   /** assignment targets: `ctx.body`, `**.session[]` (`[]` is any subscript) */
   readonly assign?: readonly string[]
+  /** assignment targets: the subscript key is dangerous too (`session[name] = True`) */
+  readonly assignKey?: boolean
   /** values returned from functions carrying one of these decorators (Flask views) */
   readonly returnFrom?: { readonly functionDecorators: readonly string[] }
   /** dangerous arguments; default: every positional argument */

@@ -163,6 +163,16 @@ const sinks: SinkSpec[] = [
     safeWhen: [{ option: 'where', optionsIndex: 0 }],
     note: 'MongoDB query filter',
   },
+  // The legacy driver and Mongoose API (`update(filter, doc, { multi: true })`, `remove(filter)`):
+  // names other objects use too, so only in files that use a MongoDB client.
+  {
+    kind: 'nosql',
+    call: ['**.{update,remove,count,findAndModify,findAndRemove}'],
+    when: [{ imports: ['mongodb', 'mongoose', 'monk', 'mongojs'] }, { method: true }],
+    args: [{ index: 0 }],
+    safeWhen: [{ option: 'where', optionsIndex: 0 }],
+    note: 'MongoDB query filter',
+  },
   { kind: 'command', call: ['{child_process,node:child_process}.{exec,execSync}', 'shelljs.exec', '**.shell.exec', 'execa.command', 'execa.commandSync'], args: [{ index: 0 }], note: 'shell command' },
   {
     kind: 'command',
@@ -224,7 +234,7 @@ const sinks: SinkSpec[] = [
   },
   { kind: 'header', call: [`**.${RES}.{setHeader,set,header,append,writeHead}`, '**.ctx.set', `**.${RES}.headers.{set,append}`], args: [{ index: 1 }], note: 'response header value', sources: ['remote'] },
   { kind: 'header', call: [`**.${RES}.cookie`, '**.ctx.cookies.set', '**.cookies.set'], args: [{ index: 1 }], note: 'cookie value', sources: ['remote'] },
-  { kind: 'session', assign: ['**.session.*', '**.session[]'], note: 'session attribute', sources: ['remote'] },
+  { kind: 'session', assign: ['**.session.*', '**.session[]'], assignKey: true, note: 'session attribute', sources: ['remote'] },
   { kind: 'log', call: [`console.${LOG_METHODS}`, `**.{logger,log,LOGGER,winston,pino,bunyan}.${LOG_METHODS}`, `{logger,log}.${LOG_METHODS}`], note: 'log message', sources: ['remote'] },
 ]
 
