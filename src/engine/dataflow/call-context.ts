@@ -5,7 +5,7 @@
  */
 import type { Arg, Expr } from './ir.ts'
 import type { FileUnit } from './program.ts'
-import type { ArgRef, Condition, SinkSpec } from './spec.ts'
+import type { ArgRef, Condition, ConfigMark, SinkSpec } from './spec.ts'
 import { deepFacts, readField } from './values.ts'
 import type { Fact, Val } from './values.ts'
 
@@ -23,6 +23,15 @@ export interface CallContext {
   /** the callee as written, for traces */
   readonly label: string
   readonly unit: FileUnit
+}
+
+/** The field that holds a configuration mark (not a name any program can write). */
+export function markField(mark: ConfigMark): string {
+  return `\u0000${mark}`
+}
+
+export function isMarked(value: Val | null, mark: ConfigMark): boolean {
+  return value?.fields?.get(markField(mark))?.constant === true
 }
 
 const regexes = new Map<string, RegExp>()
@@ -57,6 +66,10 @@ export function conditionHolds(condition: Condition, context: CallContext): bool
   if ('minArgs' in condition) return context.args.filter(({ arg }) => arg.keyword === null).length >= condition.minArgs
   if ('option' in condition) return argFor({ index: condition.optionsIndex }, context)?.value.fields?.has(condition.option) ?? false
   if ('method' in condition) return context.expr.callee.t === 'member'
+  if ('marked' in condition) {
+    const subject = condition.index === undefined && condition.keyword === undefined ? context.receiver : argFor(condition, context)?.value
+    return isMarked(subject ?? null, condition.marked) !== (condition.absent === true)
+  }
   if ('receiverText' in condition) {
     const callee = context.expr.callee
     return callee.t === 'member' && regex(condition.receiverText).test(callee.object.site.text)

@@ -6,7 +6,7 @@
 import { GlobIndex, globToRegExp } from './glob.ts'
 import type { FunctionDef, Param } from './ir.ts'
 import { sinkKindsMask } from './kinds.ts'
-import type { GuardSpec, LanguageSpec, MarkerSpec, ParamSourceSpec, SanitizerSpec, SinkSpec, SourceSpec } from './spec.ts'
+import type { ConfigurationSpec, GuardSpec, LanguageSpec, MarkerSpec, ParamSourceSpec, SanitizerSpec, SinkSpec, SourceSpec } from './spec.ts'
 
 export interface CollectionWrite {
   readonly key?: number
@@ -40,6 +40,7 @@ export class Catalog {
   readonly collectionReads = new GlobIndex<{ key: number }>()
   readonly formatters = new GlobIndex<{ template: 'receiver' | number; placeholder: string }>()
   readonly opaqueCallbacks = new GlobIndex<true>()
+  readonly configurations = new GlobIndex<ConfigurationSpec>()
 
   constructor(readonly spec: LanguageSpec) {
     for (const sink of spec.sinks) {
@@ -66,6 +67,7 @@ export class Catalog {
     for (const read of semantics.collectionReads ?? []) this.collectionReads.add(read.call, read)
     for (const formatter of semantics.formatters ?? []) this.formatters.add(formatter.call, formatter)
     if (semantics.opaqueCallbacks) this.opaqueCallbacks.add(semantics.opaqueCallbacks, true)
+    for (const configuration of semantics.configurations ?? []) this.configurations.add(configuration.call, configuration)
   }
 
   /** Source specs whose parameter rule makes `param` (at `index`, receiver excluded) untrusted. */

@@ -8,7 +8,7 @@
  */
 import type { ClassDef, Expr, FunctionDef, Param, Stmt, Target } from './ir.ts'
 import { pathOf } from './ir.ts'
-import { conditionHolds, conditionsHold, regex, sinkArguments } from './call-context.ts'
+import { conditionHolds, conditionsHold, isMarked, markField, regex, sinkArguments } from './call-context.ts'
 import type { CallContext } from './call-context.ts'
 import type { Engine, ParamSink, SinkHit, Summary } from './engine.ts'
 import { ENGINE_LIMITS } from './engine.ts'
@@ -16,7 +16,7 @@ import { concatPrefix, foldBinary, templatePrefix } from './fold.ts'
 import { lastSegment } from './glob.ts'
 import { SOURCE_KIND_INFO, sinkKindBit } from './kinds.ts'
 import type { FileUnit } from './program.ts'
-import type { SinkSpec, SourceSpec } from './spec.ts'
+import type { ConfigMark, SinkSpec, SourceSpec } from './spec.ts'
 import { State, joinStates } from './state.ts'
 import {
   CLEAN,
@@ -40,6 +40,9 @@ import {
   withStep,
 } from './values.ts'
 import type { Fact, Step, Val } from './values.ts'
+
+/** Every configuration mark (ConfigurationSpec), carried from configured objects to what they make. */
+const CONFIG_MARKS: readonly ConfigMark[] = ['hardened', 'resolving']
 
 type Lookup = (name: string) => Val | undefined
 
@@ -637,7 +640,21 @@ export class FunctionRun {
     }
     const consumed = catalog.sinkCalls.mayMatch(last) && this.checkCallSinks(context)
     if (catalog.noReturn.mayMatch(last) && catalog.noReturn.match(names).length > 0) this.noReturnCall = expr
-    return this.catalogResult(context, last, state) ?? this.unknownCall(context, calleeValue, state, consumed)
+    const result = this.catalogResult(context, last, state) ?? this.unknownCall(context, calleeValue, state, consumed)
+    return catalog.configurations.mayMatch(last) ? this.configure(context, state, result) : result
+  }
+
+  /** A configuration call: marks its receiver (from here on) or its result (ConfigurationSpec). */
+  private configure(context: CallContext, state: State, result: Val): Val {
+    let marked = result
+    for (const configuration of this.catalog.configurations.match(context.names)) {
+      if (!conditionsHold(configuration.when ?? [], context)) continue
+      const mark = constantVal(true)
+      const callee = context.expr.callee
+      if (configuration.on === 'receiver' && callee.t === 'member') this.update(callee.object, state, (object) => withField(object, markField(configuration.marks), mark))
+      marked = withField(marked, markField(configuration.marks), mark)
+    }
+    return marked
   }
 
   /** `require('x')`: the module (or its exports) as a value. */
@@ -714,7 +731,10 @@ export class FunctionRun {
       if (arg.value.t === 'function') continue
       facts = mergeFacts(facts, deepFacts(value))
     }
-    return { ...CLEAN, facts, qname: `${context.names[0] ?? context.names[1] ?? 'call'}()`, prefix: this.formattedPrefix(context) }
+    let result: Val = { ...CLEAN, facts, qname: `${context.names[0] ?? context.names[1] ?? 'call'}()`, prefix: this.formattedPrefix(context) }
+    // What a configured object makes is configured alike (`factory.newDocumentBuilder()`).
+    for (const mark of CONFIG_MARKS) if (isMarked(context.receiver, mark)) result = withField(result, markField(mark), constantVal(true))
+    return result
   }
 
   /** The constant start of a formatted string (`"https://host/{}".format(x)`). */

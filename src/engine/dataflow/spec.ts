@@ -204,6 +204,8 @@ export type Condition =
   | { readonly receiverText: string }
   /** the call is written as a method call (`db.query(...)`, not an imported `query(...)`) */
   | { readonly method: true }
+  /** the receiver (or the argument at `index` / `keyword`) was configured so (`ConfigurationSpec`); `absent`: was not */
+  | { readonly marked: ConfigMark; readonly index?: number; readonly keyword?: string; readonly absent?: boolean }
 
 export interface SourceSpec {
   readonly kind: SourceKind
@@ -304,6 +306,21 @@ export interface GuardSpec {
   readonly note: string
 }
 
+/** What a configuration call says about an object: its parser refuses DTDs, or resolves external entities. */
+export type ConfigMark = 'hardened' | 'resolving'
+
+/**
+ * A call that configures an object (`factory.setFeature(DISALLOW_DOCTYPE, true)`,
+ * `etree.XMLParser(resolve_entities=True)`): the receiver, or the call's result, carries the
+ * mark, and so does every object a library call on it makes (`factory.newDocumentBuilder()`).
+ */
+export interface ConfigurationSpec {
+  readonly call: readonly string[]
+  readonly when?: readonly Condition[]
+  readonly marks: ConfigMark
+  readonly on: 'receiver' | 'result'
+}
+
 export interface SemanticsSpec {
   /** calls that never return (abort(), process.exit()) */
   readonly noReturn?: readonly string[]
@@ -317,6 +334,7 @@ export interface SemanticsSpec {
   readonly opaqueCallbacks?: readonly string[]
   /** calls that fill a template (`"x{}".format(a)`, `String.format("x%s", a)`): the result starts like it */
   readonly formatters?: ReadonlyArray<{ readonly call: readonly string[]; readonly template: 'receiver' | number; readonly placeholder: string }>
+  readonly configurations?: readonly ConfigurationSpec[]
 }
 
 export interface LanguageSpec {

@@ -183,7 +183,8 @@ const sinks: SinkSpec[] = [
     kind: 'xml',
     call: ['DocumentBuilder.parse', '**.newDocumentBuilder().parse', 'SAXParser.parse', '**.newSAXParser().parse', 'XMLReader.parse', '**.createXMLStreamReader', 'SAXReader.read', 'SAXBuilder.build'],
     args: [{ index: 0 }],
-    safeWhen: [{ mentions: ['disallow-doctype-decl', 'external-general-entities', 'IS_SUPPORTING_EXTERNAL_ENTITIES', 'SUPPORT_DTD', 'ACCESS_EXTERNAL_DTD'] }],
+    // The parser or the factory it came from refuses DTDs or external entities (semantics.configurations).
+    safeWhen: [{ marked: 'hardened' }],
     note: 'XML document',
   },
   { kind: 'header', call: ['**.{setHeader,addHeader}'], args: [{ index: 1 }], note: 'response header value', sources: ['remote'] },
@@ -248,6 +249,23 @@ export const JAVA_SPEC: LanguageSpec = {
     formatters: [
       { call: ['String.format', 'String.formatted'], template: 0, placeholder: '%' },
       { call: ['MessageFormat.format'], template: 0, placeholder: '{' },
+    ],
+    // XML parser set-up that rules out external entities, on the factory or the parser itself.
+    configurations: [
+      { call: ['**.setFeature'], when: [{ argText: { index: 0, matches: 'disallow-doctype-decl' } }, { argText: { index: 1, matches: '^(?:true|Boolean\\.TRUE)$' } }], marks: 'hardened', on: 'receiver' },
+      {
+        call: ['**.setFeature'],
+        when: [{ argText: { index: 0, matches: 'external-general-entities|load-external-dtd' } }, { argText: { index: 1, matches: '^(?:false|Boolean\\.FALSE)$' } }],
+        marks: 'hardened',
+        on: 'receiver',
+      },
+      {
+        call: ['**.setProperty'],
+        when: [{ argText: { index: 0, matches: 'SUPPORT_DTD|IS_SUPPORTING_EXTERNAL_ENTITIES|supportDTD|is-supporting-external-entities' } }, { argText: { index: 1, matches: '^(?:false|Boolean\\.FALSE)$' } }],
+        marks: 'hardened',
+        on: 'receiver',
+      },
+      { call: ['**.{setAttribute,setProperty}'], when: [{ argText: { index: 0, matches: 'ACCESS_EXTERNAL_DTD|accessExternalDTD' } }, { argText: { index: 1, matches: '^""$' } }], marks: 'hardened', on: 'receiver' },
     ],
   },
   sourceWords: [

@@ -264,13 +264,23 @@ const sinks: SinkSpec[] = [
     note: 'YAML document',
     sources: ['remote', 'local'],
   },
+  // lxml resolves no external entity with its defaults (no_network, and since 5.0 internal
+  // entities only); a parser created with resolve_entities=True or no_network=False does. The
+  // standard library's parsers (xml.etree, minidom, sax) never fetch external entities.
   {
     kind: 'xml',
-    call: ['lxml.etree.{fromstring,parse,XML,iterparse}', '**.etree.{fromstring,parse,XML,iterparse}'],
+    call: ['lxml.etree.{fromstring,parse,XML}', '**.etree.{fromstring,parse,XML}'],
     when: [{ imports: ['lxml'] }],
     args: [{ index: 0, keyword: 'text' }],
-    safeWhen: [{ mentions: ['resolve_entities=False'] }],
+    safeWhen: [{ marked: 'resolving', index: 1, keyword: 'parser', absent: true }],
     note: 'XML document',
+  },
+  {
+    kind: 'xml',
+    call: ['lxml.etree.iterparse', '**.etree.iterparse'],
+    when: [{ imports: ['lxml'] }, { keyword: 'resolve_entities', equals: true }],
+    args: [{ index: 0, keyword: 'source' }],
+    note: 'XML document (external entities resolved)',
   },
   // Response objects only: a dict of headers for an outgoing request is not a response header.
   { kind: 'header', assign: ['**.{response,resp,res}.headers[]', '{response,resp,res}[]'], note: 'response header value', sources: ['remote'] },
@@ -337,6 +347,10 @@ export const PYTHON_SPEC: LanguageSpec = {
     ],
     collectionReads: [{ call: ['**.get', '**.getlist', '**.pop'], key: 0 }],
     formatters: [{ call: ['**.format'], template: 'receiver', placeholder: '{' }],
+    configurations: [
+      { call: ['lxml.etree.{XMLParser,XMLPullParser}', '**.etree.{XMLParser,XMLPullParser}'], when: [{ keyword: 'resolve_entities', equals: true }], marks: 'resolving', on: 'result' },
+      { call: ['lxml.etree.{XMLParser,XMLPullParser}', '**.etree.{XMLParser,XMLPullParser}'], when: [{ keyword: 'no_network', equals: false }], marks: 'resolving', on: 'result' },
+    ],
   },
   sourceWords: ['request', 'argv', 'environ', 'getenv', 'parse_args', 'input(', 'open(', '.get(', '.post(', '.put(', '.delete(', '.patch(', '.route(', 'api_route'],
 }
