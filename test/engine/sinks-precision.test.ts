@@ -60,6 +60,30 @@ router.get('/calc', (req, res) => {
 module.exports = router
 `
 
+const JAVA = `package com.acme.tools;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import javax.servlet.http.HttpServlet;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+
+public class DiskServlet extends HttpServlet {
+    private static final String REPORT = "/usr/bin/du -sh /srv/exports";
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        String folder = request.getParameter("folder");
+        Runtime.getRuntime().exec(REPORT);
+        Runtime.getRuntime().exec("/usr/bin/du -sh " + folder);
+        ObjectInputStream initial = new ObjectInputStream(new ByteArrayInputStream("seed".getBytes()));
+        ObjectInputStream posted = new ObjectInputStream(request.getInputStream());
+        response.getWriter().println(initial.available() + posted.available());
+    }
+}
+`
+
 async function scan(path: string, text: string): Promise<Finding[]> {
   const report = await scanSources([source(path, text)], { analyzers: ['sast', 'dataflow'], workers: 0 })
   return report.findings
@@ -80,5 +104,11 @@ describe('pattern findings on sinks data flow found clean', () => {
     const findings = await scan('routes.js', JAVASCRIPT)
     expect(linesOf(findings, 'command-injection')).toEqual([16])
     expect(linesOf(findings, 'code-injection')).toEqual([20])
+  })
+
+  it('Java: deserializing a constant is not reported; the request body and a tainted command are', async () => {
+    const findings = await scan('DiskServlet.java', JAVA)
+    expect(linesOf(findings, 'command-injection')).toEqual([17])
+    expect(linesOf(findings, 'insecure-deserialization')).toEqual([19])
   })
 })
