@@ -14,7 +14,7 @@ import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import { ANALYZERS } from './types.ts'
 import type { AnalyzerName, DataFlowTrace, Finding, RuleDocument, ScanStats } from './types.ts'
-import { analyzeDataFlowAsync, mergeWithPatternFindings, supportsDataFlow, type DataFlowResult } from './dataflow/index.ts'
+import { analyzeDataFlowAsync, mergeWithPatternFindings, supportsDataFlow, withoutCleanSinkFindings, type DataFlowResult } from './dataflow/index.ts'
 import { isRepositoryConfig } from './dataflow/crypto.ts'
 import type { DataFlowTaskInput } from './dataflow/task.ts'
 import { DEFAULT_IGNORED_DIRS, DEFAULT_MAX_FILE_BYTES, classifyContent, classifyPath, isInIgnoredDir } from './file-selection.ts'
@@ -272,7 +272,7 @@ class ScanSession {
   report(): ScanReport {
     const dataflow = this.dataflow
     // a sink found by a pattern rule and by the data-flow analyzer is reported once, as the data-flow finding
-    const merged = dataflow ? mergeWithPatternFindings(this.findings, dataflow.findings) : this.findings
+    const merged = dataflow ? mergeWithPatternFindings(withoutCleanSinkFindings(this.findings, dataflow.cleanSinks ?? []), dataflow.findings) : this.findings
     const findings = [...merged].sort(
       (a, b) =>
         compareText(a.filePath, b.filePath) || a.lineNumber - b.lineNumber || a.columnStart - b.columnStart || compareText(a.ruleId, b.ruleId),

@@ -5,7 +5,7 @@
  */
 import type { Arg, Expr } from './ir.ts'
 import type { FileUnit } from './program.ts'
-import type { ArgRef, Condition, SinkSpec } from './spec.ts'
+import type { ArgRef, Condition, ConfigMark, SinkSpec } from './spec.ts'
 import { deepFacts, readField } from './values.ts'
 import type { Fact, Val } from './values.ts'
 
@@ -23,6 +23,15 @@ export interface CallContext {
   /** the callee as written, for traces */
   readonly label: string
   readonly unit: FileUnit
+}
+
+/** The field that holds a configuration mark (not a name any program can write). */
+export function markField(mark: ConfigMark): string {
+  return `\u0000${mark}`
+}
+
+export function isMarked(value: Val | null, mark: ConfigMark): boolean {
+  return value?.fields?.get(markField(mark))?.constant === true
 }
 
 const regexes = new Map<string, RegExp>()
@@ -57,6 +66,10 @@ export function conditionHolds(condition: Condition, context: CallContext): bool
   if ('minArgs' in condition) return context.args.filter(({ arg }) => arg.keyword === null).length >= condition.minArgs
   if ('option' in condition) return argFor({ index: condition.optionsIndex }, context)?.value.fields?.has(condition.option) ?? false
   if ('method' in condition) return context.expr.callee.t === 'member'
+  if ('marked' in condition) {
+    const subject = condition.index === undefined && condition.keyword === undefined ? context.receiver : argFor(condition, context)?.value
+    return isMarked(subject ?? null, condition.marked) !== (condition.absent === true)
+  }
   if ('receiverText' in condition) {
     const callee = context.expr.callee
     return callee.t === 'member' && regex(condition.receiverText).test(callee.object.site.text)
@@ -78,9 +91,19 @@ export function conditionHolds(condition: Condition, context: CallContext): bool
 function argRefFacts(ref: ArgRef, found: ArgVal): readonly Fact[] {
   const { arg, value } = found
   if (ref.field !== undefined) return deepFacts(readField(value, ref.field))
+  if (ref.structuredFields) return structuredFieldFacts(value)
   if (ref.shallow) return value.facts
   if (ref.program && arg.value.t === 'list') return deepFacts(readField(value, '0'))
   return deepFacts(value)
+}
+
+/** Facts of a filter's field values that can hold an object: from a structured source, or a parameter. */
+function structuredFieldFacts(value: Val): readonly Fact[] {
+  const facts: Fact[] = []
+  for (const field of value.fields?.values() ?? []) {
+    for (const fact of deepFacts(field)) if (fact.origin.type === 'param' || fact.origin.structured === true) facts.push(fact)
+  }
+  return facts
 }
 
 /** The dangerous arguments of a sink call (every positional one by default), with their facts. */
@@ -88,7 +111,15 @@ export function sinkArguments(spec: SinkSpec, context: CallContext): Array<{ val
   if (!spec.args) return context.args.filter(({ arg }) => arg.keyword === null).map(({ value }) => ({ value, facts: deepFacts(value) }))
   const result: Array<{ value: Val; facts: readonly Fact[] }> = []
   for (const ref of spec.args) {
+    if (ref.receiver) {
+      if (context.receiver) result.push({ value: context.receiver, facts: deepFacts(context.receiver) })
+      continue
+    }
     const found = argFor(ref, context)
+    if (found && ref.elements && found.value.fields) {
+      for (const element of found.value.fields.values()) result.push({ value: element, facts: deepFacts(element) })
+      continue
+    }
     if (found) result.push({ value: found.value, facts: argRefFacts(ref, found) })
   }
   return result

@@ -6,7 +6,7 @@
 import { GlobIndex, globToRegExp } from './glob.ts'
 import type { FunctionDef, Param } from './ir.ts'
 import { sinkKindsMask } from './kinds.ts'
-import type { GuardSpec, LanguageSpec, MarkerSpec, ParamSourceSpec, RejectionSpec, SanitizerSpec, SinkSpec, SourceSpec, ViewSpec } from './spec.ts'
+import type { ConfigurationSpec, GuardSpec, LanguageSpec, MarkerSpec, ParamSourceSpec, RejectionSpec, SanitizerSpec, SinkSpec, SourceSpec, ViewSpec } from './spec.ts'
 
 export interface CollectionWrite {
   readonly key?: number
@@ -50,6 +50,7 @@ export class Catalog {
   readonly rejectionOperators = new Map<string, CompiledRejection[]>()
   readonly views = new GlobIndex<ViewSpec>()
   readonly escapingTemplates = new GlobIndex<{ mask: number; note: string }>()
+  readonly configurations = new GlobIndex<ConfigurationSpec>()
 
   constructor(readonly spec: LanguageSpec) {
     for (const sink of spec.sinks) {
@@ -83,6 +84,7 @@ export class Catalog {
       for (const operator of rejection.operator ?? []) this.rejectionOperators.set(operator, [...(this.rejectionOperators.get(operator) ?? []), compiled])
     }
     for (const template of semantics.escapingTemplates ?? []) this.escapingTemplates.add(template.call, { mask: sinkKindsMask(template.cleans), note: template.note })
+    for (const configuration of semantics.configurations ?? []) this.configurations.add(configuration.call, configuration)
   }
 
   /** Source specs whose parameter rule makes `param` (at `index`, receiver excluded) untrusted. */

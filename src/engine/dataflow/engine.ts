@@ -6,6 +6,7 @@
  */
 import type { ClassDef, FieldDef, FunctionDef, ImportBinding, ImportDecl, Site } from './ir.ts'
 import { DEFAULT_SINK_SCOPES, sinkKindBit } from './kinds.ts'
+import type { SinkKind } from './kinds.ts'
 import type { FileUnit, Program } from './program.ts'
 import type { SinkSpec } from './spec.ts'
 import { FunctionRun } from './interpreter.ts'
@@ -71,6 +72,12 @@ export class Engine {
   private depth = 0
   readonly traces = new Map<string, TraceRecord>()
   droppedTraces = 0
+  /**
+   * Every sink call the analysis evaluated, by site and kind, and whether some data that is not
+   * sanitized for it (from a source, a parameter or an out-of-scope source) reached it: a sink
+   * that stayed clean lets the scan drop pattern findings there (merge.ts).
+   */
+  readonly sinkSites = new Map<string, { site: Site; kind: SinkKind; dirty: boolean }>()
   /** function literals analyzed in place (with their closure); not analyzed again on their own */
   readonly inlined = new Set<string>()
   private work = 0
@@ -354,6 +361,14 @@ export class Engine {
     const result = found.length === ENGINE_LIMITS.implementors ? (found[0] ?? null) : null
     this.implementations.set(cls.id, result)
     return result
+  }
+
+  /** Notes that a sink call was evaluated; once dirty, a site stays dirty. */
+  noteSink(hit: SinkHit, dirty: boolean): void {
+    const key = `${hit.site.key}|${hit.spec.kind}`
+    const known = this.sinkSites.get(key)
+    if (known) known.dirty ||= dirty
+    else this.sinkSites.set(key, { site: hit.site, kind: hit.spec.kind, dirty })
   }
 
   /** Records a path from a real source to a sink (sanitized or not). */

@@ -17,9 +17,12 @@ import { Program } from './program.ts'
 import type { FileInput, FileUnit } from './program.ts'
 import { FileTexts, buildFindings, toTrace } from './report.ts'
 import { algorithmFindings, attachConfig, isRepositoryConfig, mentionsAlgorithmApi } from './crypto.ts'
+import { SINK_KIND_INFO } from './kinds.ts'
+import type { CleanSink } from './merge.ts'
 
 export { DATAFLOW_MODEL } from './report.ts'
-export { mergeWithPatternFindings, spansOverlap } from './merge.ts'
+export { mergeWithPatternFindings, spansOverlap, withoutCleanSinkFindings } from './merge.ts'
+export type { CleanSink } from './merge.ts'
 export { dataFlowLanguages } from './languages/index.ts'
 export { AbortError as DataFlowAbortError } from './engine.ts'
 
@@ -29,6 +32,8 @@ export interface DataFlowResult {
   traces: DataFlowTrace[]
   /** files whose analysis failed (an unexpected construct); the others are still analyzed */
   errors: Array<{ path: string; message: string }>
+  /** sink calls the analysis evaluated that no unsanitized data reached (see merge.ts) */
+  cleanSinks?: CleanSink[]
 }
 
 export interface DataFlowOptions {
@@ -102,7 +107,7 @@ function* analysisSteps(files: { path: string; text: string }[], options: DataFl
   const candidates = [...engine.traces.values()].map((record) => ({ record, trace: toTrace(texts, record) }))
   const findings = [...buildFindings(texts, candidates), ...algorithmFindings(engine, texts)]
   findings.sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : a.lineNumber - b.lineNumber || a.columnStart - b.columnStart))
-  return { findings, traces: candidates.map((candidate) => candidate.trace), errors }
+  return { findings, traces: candidates.map((candidate) => candidate.trace), errors, cleanSinks: cleanSinksOf(engine) }
 }
 
 /**
@@ -180,3 +185,20 @@ function hasParamSources(unit: FileUnit, fn: FunctionDef): boolean {
   return fn.params.slice(offset).some((param, position) => unit.catalog.paramSourcesFor(fn, param, position).length > 0)
 }
 
+
+/** The evaluated sink calls that stayed clean, as spans in the findings' numbering (1-based). */
+function cleanSinksOf(engine: Engine): CleanSink[] {
+  const result: CleanSink[] = []
+  for (const { site, kind, dirty } of engine.sinkSites.values()) {
+    if (dirty) continue
+    result.push({
+      filePath: site.path,
+      category: SINK_KIND_INFO[kind].category,
+      lineNumber: site.line + 1,
+      columnStart: site.column + 1,
+      endLineNumber: site.endLine + 1,
+      columnEnd: site.endLine === site.line ? site.endColumn + 1 : Number.MAX_SAFE_INTEGER,
+    })
+  }
+  return result
+}

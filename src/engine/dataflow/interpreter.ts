@@ -8,7 +8,7 @@
  */
 import type { ClassDef, Const, Expr, FunctionDef, Param, Stmt, Target } from './ir.ts'
 import { pathOf } from './ir.ts'
-import { conditionHolds, conditionsHold, regex, sinkArguments } from './call-context.ts'
+import { conditionHolds, conditionsHold, isMarked, markField, regex, sinkArguments } from './call-context.ts'
 import type { CallContext } from './call-context.ts'
 import type { CompiledRejection } from './catalog.ts'
 import type { Engine, ParamSink, SinkHit, Summary } from './engine.ts'
@@ -17,11 +17,11 @@ import { bag, exactLength, inexact, listAppend, listExtend, listInsert, listOf, 
 import { concatChoices, concatPrefix, foldBinary, foldStringMethod, foldToString, templatePrefix } from './fold.ts'
 import { checkAlgorithm, configRead, springFieldValue, springValue } from './crypto.ts'
 import { lastSegment } from './glob.ts'
-import { ALL_SINK_KINDS_MASK, SOURCE_KIND_INFO, sinkKindsMask } from './kinds.ts'
+import { ALL_SINK_KINDS_MASK, SOURCE_KIND_INFO, sinkKindBit, sinkKindsMask } from './kinds.ts'
 import type { SinkKind } from './kinds.ts'
 import { isSecretName, secretNameSink } from './secret-names.ts'
 import type { FileUnit } from './program.ts'
-import type { GuardSpec, SinkSpec, SourceSpec } from './spec.ts'
+import type { ConfigMark, GuardSpec, SinkSpec, SourceSpec } from './spec.ts'
 import { State, joinStates } from './state.ts'
 import {
   CLEAN,
@@ -47,6 +47,9 @@ import {
 } from './values.ts'
 import type { Fact, Step, Val } from './values.ts'
 import { WEAK_CHECK_NOTE, hostCheckSubject, weakCheckOf } from './weak-checks.ts'
+
+/** Every configuration mark (ConfigurationSpec), carried from configured objects to what they make. */
+const CONFIG_MARKS: readonly ConfigMark[] = ['hardened', 'resolving']
 
 type Lookup = (name: string) => Val | undefined
 
@@ -465,10 +468,11 @@ export class FunctionRun {
     const object = this.eval(target.object, state)
     const canonical = object.qname ? (target.t === 'member' ? `${object.qname}.${target.property}` : `${object.qname}[]`) : null
     const facts = deepFacts(value)
-    if (facts.length === 0) return
+    const keyFacts = target.t === 'index' ? this.eval(target.index, state).facts : []
+    if (facts.length === 0 && keyFacts.length === 0) return
     for (const spec of this.catalog.sinkAssigns.match([canonical, written])) {
       const hit: SinkHit = { spec, site, callee: written }
-      for (const fact of facts) this.reach(fact, hit, null)
+      for (const fact of spec.assignKey ? [...facts, ...keyFacts] : facts) this.reach(fact, hit, null)
     }
   }
 
@@ -586,7 +590,7 @@ export class FunctionRun {
 
   private sourceValue(source: SourceSpec, site: Step['site'], written: string): Val {
     const info = SOURCE_KIND_INFO[source.kind]
-    return val({ facts: [sourceFact(source.kind, info.scope, source.label ?? written, site)] })
+    return val({ facts: [sourceFact(source.kind, info.scope, source.label ?? written, site, source.structured)] })
   }
 
   // --- expressions ------------------------------------------------------------------------
@@ -711,7 +715,8 @@ export class FunctionRun {
     let prefix = concatPrefix(left, right)
     if (ops.format?.includes(op)) prefix = typeof left.constant === 'string' ? left.constant.split('%')[0] || null : left.prefix
     const choices = folded === undefined && op === '+' ? concatChoices([left, right]) : undefined
-    return { ...CLEAN, facts, constant: folded, prefix, ...(choices ? { choices } : {}) }
+    const qname = ops.pathJoin?.includes(op) ? left.qname : null
+    return { ...CLEAN, facts, constant: folded, prefix, qname, ...(choices ? { choices } : {}) }
   }
 
   // --- calls ------------------------------------------------------------------------------
@@ -750,7 +755,8 @@ export class FunctionRun {
     if (catalog.noReturn.mayMatch(last) && catalog.noReturn.match(names).length > 0) this.noReturnCall = expr
     this.noteView(context, last, state)
     const result = this.catalogResult(context, last, state) ?? this.unknownCall(context, calleeValue, state, consumed)
-    return configRead(this.engine.program, context, result) ?? result
+    const configured = catalog.configurations.mayMatch(last) ? this.configure(context, state, result) : result
+    return configRead(this.engine.program, context, configured) ?? configured
   }
 
   /** A string method or conversion of known constants (`"ABC".charAt(1)`, `String.valueOf(3)`): its constant. */
@@ -931,6 +937,19 @@ export class FunctionRun {
     return null
   }
 
+  /** A configuration call: marks its receiver (from here on) or its result (ConfigurationSpec). */
+  private configure(context: CallContext, state: State, result: Val): Val {
+    let marked = result
+    for (const configuration of this.catalog.configurations.match(context.names)) {
+      if (!conditionsHold(configuration.when ?? [], context)) continue
+      const mark = constantVal(true)
+      const callee = context.expr.callee
+      if (configuration.on === 'receiver' && callee.t === 'member') this.update(callee.object, state, (object) => withField(object, markField(configuration.marks), mark))
+      marked = withField(marked, markField(configuration.marks), mark)
+    }
+    return marked
+  }
+
   /** `require('x')`: the module (or its exports) as a value. */
   private loadModule(context: CallContext): Val | null {
     const callee = context.expr.callee
@@ -1015,7 +1034,10 @@ export class FunctionRun {
       if (arg.value.t === 'function') continue
       facts = mergeFacts(facts, deepFacts(value))
     }
-    return { ...CLEAN, facts, qname: `${context.names[0] ?? context.names[1] ?? 'call'}()`, prefix: this.formattedPrefix(context) }
+    let result: Val = { ...CLEAN, facts, qname: `${context.names[0] ?? context.names[1] ?? 'call'}()`, prefix: this.formattedPrefix(context) }
+    // What a configured object makes is configured alike (`factory.newDocumentBuilder()`).
+    for (const mark of CONFIG_MARKS) if (isMarked(context.receiver, mark)) result = withField(result, markField(mark), constantVal(true))
+    return result
   }
 
   /** The constant start of a formatted string (`"https://host/{}".format(x)`). */
@@ -1293,12 +1315,15 @@ export class FunctionRun {
       const safeCondition = spec.safeWhen?.find((condition) => conditionHolds(condition, context))
       const configured: Step | null = safeCondition ? { site: context.expr.site, note: `${context.label}() configured safely` } : null
       const hit: SinkHit = { spec, site: context.expr.site, callee: context.label }
+      let dirty = false
       const fixedPrefix = spec.safePrefix === undefined ? null : regex(spec.safePrefix)
       for (const { value, facts } of sinkArguments(spec, context)) {
         const prefixed = fixedPrefix && value.prefix !== null && fixedPrefix.test(value.prefix)
         const safe = configured ?? (prefixed ? { site: context.expr.site, note: `fixed prefix ${JSON.stringify(value.prefix)} (scheme and host cannot change)` } : null)
         for (const fact of facts) this.reach(fact, hit, safe)
+        dirty ||= safe === null && facts.some((fact) => (fact.cleaned & sinkKindBit(spec.kind)) === 0)
       }
+      this.engine.noteSink(hit, dirty)
     }
     return matched
   }

@@ -161,6 +161,8 @@ export interface OperatorSpec {
   readonly clean: readonly string[]
   /** `x ?? y` style: the value is one of the operands */
   readonly coalesce?: readonly string[]
+  /** operators that join paths (`Path(root) / name`): the result is of the left operand's type */
+  readonly pathJoin?: readonly string[]
   /** operators that format their right operand into the left one (`"%s" % x`) */
   readonly format?: readonly string[]
   /** methods that compare for equality: `"a".equals(x)` pins x on the true branch */
@@ -179,6 +181,15 @@ export interface ArgRef {
   readonly field?: string
   /** a list literal here: only its first element (the program) counts */
   readonly program?: boolean
+  /**
+   * the values of the object/dict argument's fields, where they come from a structured source
+   * (or a parameter): `{"owner": body["owner"]}` can carry `{"$ne": null}` (operator injection)
+   */
+  readonly structuredFields?: boolean
+  /** each element of a list argument on its own (so that `safePrefix` applies per element) */
+  readonly elements?: boolean
+  /** the receiver of a method call (`path.read_text()`: the path object is the file name) */
+  readonly receiver?: boolean
 }
 
 export type Condition =
@@ -200,6 +211,8 @@ export type Condition =
   | { readonly method: true }
   /** the receiver's known constant value matches (a regex literal kept in a constant: `NAME.test(x)`) */
   | { readonly receiverConstant: string }
+  /** the receiver (or the argument at `index` / `keyword`) was configured so (`ConfigurationSpec`); `absent`: was not */
+  | { readonly marked: ConfigMark; readonly index?: number; readonly keyword?: string; readonly absent?: boolean }
 
 export interface SourceSpec {
   readonly kind: SourceKind
@@ -213,6 +226,8 @@ export interface SourceSpec {
   readonly label?: string
   /** the call writes the source's data into this argument (`random.nextBytes(buffer)`) */
   readonly fills?: number
+  /** its values can be objects or lists (a parsed JSON body), not only strings */
+  readonly structured?: boolean
 }
 
 export interface ParamSourceSpec {
@@ -241,6 +256,8 @@ export interface SinkSpec {
   readonly call?: readonly string[]
   /** assignment targets: `ctx.body`, `**.session[]` (`[]` is any subscript) */
   readonly assign?: readonly string[]
+  /** assignment targets: the subscript key is dangerous too (`session[name] = True`) */
+  readonly assignKey?: boolean
   /** values returned from functions carrying one of these decorators (Flask views) */
   readonly returnFrom?: { readonly functionDecorators: readonly string[] }
   /** dangerous arguments; default: every positional argument */
@@ -328,6 +345,21 @@ export interface ViewSpec {
   readonly components: Readonly<Record<string, readonly SinkKind[]>>
 }
 
+/** What a configuration call says about an object: its parser refuses DTDs, or resolves external entities. */
+export type ConfigMark = 'hardened' | 'resolving'
+
+/**
+ * A call that configures an object (`factory.setFeature(DISALLOW_DOCTYPE, true)`,
+ * `etree.XMLParser(resolve_entities=True)`): the receiver, or the call's result, carries the
+ * mark, and so does every object a library call on it makes (`factory.newDocumentBuilder()`).
+ */
+export interface ConfigurationSpec {
+  readonly call: readonly string[]
+  readonly when?: readonly Condition[]
+  readonly marks: ConfigMark
+  readonly on: 'receiver' | 'result'
+}
+
 export interface SemanticsSpec {
   /** calls that never return (abort(), process.exit()) */
   readonly noReturn?: readonly string[]
@@ -345,6 +377,7 @@ export interface SemanticsSpec {
   readonly views?: readonly ViewSpec[]
   /** calls whose result, as the template of a format operator, escapes what is formatted into it (`Markup("<b>%s</b>") % x`) */
   readonly escapingTemplates?: ReadonlyArray<{ readonly call: readonly string[]; readonly cleans: readonly SinkKind[]; readonly note: string }>
+  readonly configurations?: readonly ConfigurationSpec[]
 }
 
 export interface LanguageSpec {

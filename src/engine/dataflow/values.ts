@@ -24,7 +24,15 @@ export interface Step {
 }
 
 export type Origin =
-  | { readonly type: 'source'; readonly kind: SourceKind; readonly scope: SourceScope; readonly what: string; readonly site: Site }
+  | {
+      readonly type: 'source'
+      readonly kind: SourceKind
+      readonly scope: SourceScope
+      readonly what: string
+      readonly site: Site
+      /** its values can be objects or lists, not only strings (a JSON body): they can carry query operators */
+      readonly structured?: boolean
+    }
   /** index into the function's parameters; -1 is the receiver (`this` / `self`) */
   | { readonly type: 'param'; readonly index: number; readonly path: string }
 
@@ -106,8 +114,8 @@ export function sanitizerFor(fact: Fact, mask: number): Step | null {
   return fact.sanitizers.find((entry) => (entry.mask & mask) !== 0)?.step ?? null
 }
 
-export function sourceFact(kind: SourceKind, scope: SourceScope, what: string, site: Site): Fact {
-  return makeFact({ type: 'source', kind, scope, what, site }, [], 0, [], false)
+export function sourceFact(kind: SourceKind, scope: SourceScope, what: string, site: Site, structured = false): Fact {
+  return makeFact({ type: 'source', kind, scope, what, site, ...(structured ? { structured } : {}) }, [], 0, [], false)
 }
 
 export function paramFact(index: number, path = ''): Fact {

@@ -123,6 +123,10 @@ const sources: SourceSpec[] = [
 ]
 
 const FIXED_URL = '^(?:[a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]+/|/(?!/))'
+/** Environment variables the dynamic loader, a shell or a language runtime acts on. */
+const ACTIVE_ENV_NAMES = '(?:PATH|LD_[A-Z_]+|DYLD_[A-Z_]+|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|IFS|PYTHONPATH|PYTHONSTARTUP|NODE_OPTIONS|PERL5OPT|PERL5LIB|RUBYOPT|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|CLASSPATH)'
+/** A `NAME=value` entry whose fixed name is none of those. */
+const INERT_ENV_ENTRY = `^(?!${ACTIVE_ENV_NAMES}=)[A-Za-z_][A-Za-z0-9_]*=`
 const LOGGERS = '**.{logger,log,LOGGER,LOG,Logger,audit,AUDIT}.{info,warn,error,debug,trace,fatal}'
 
 const sinks: SinkSpec[] = [
@@ -144,6 +148,13 @@ const sinks: SinkSpec[] = [
   // `exec(new String[] {"/opt/tool", arg})` runs a fixed program: only its first element counts.
   { kind: 'command', call: ['**.getRuntime().exec', 'Runtime.exec'], args: [{ index: 0, program: true }], note: 'OS command' },
   { kind: 'command', call: ['ProcessBuilder', 'java.lang.ProcessBuilder', '**.command'], args: [{ index: 0, program: true }], note: 'program to run' },
+  // The environment of a started process: a caller who names a variable, or sets one the loader
+  // or shell acts on (LD_PRELOAD, PATH, BASH_ENV...), runs code; a value for a fixed, inert name
+  // (`"JOB_TITLE=" + title`) is only data for the program.
+  { kind: 'command', call: ['**.getRuntime().exec', 'Runtime.exec'], args: [{ index: 1, elements: true }], safePrefix: INERT_ENV_ENTRY, note: 'environment of the command' },
+  { kind: 'command', call: ['**.environment().{put,putIfAbsent}'], args: [{ index: 0 }], note: 'environment variable name of the process' },
+  { kind: 'command', call: ['**.environment().{put,putIfAbsent}'], when: [{ argText: { index: 0, matches: `^"${ACTIVE_ENV_NAMES}"$` } }], args: [{ index: 1 }], note: 'environment variable of the process' },
+  { kind: 'command', call: ['**.environment().putAll'], args: [{ index: 0 }], note: 'environment of the process' },
   { kind: 'command', call: ['ProcessBuilder'], when: [{ argText: { index: 0, matches: '^"(?:/bin/)?(?:ba|z)?sh"$|^"cmd(?:\\.exe)?"$' } }], args: [{ index: 2 }], note: 'shell command' },
   { kind: 'code', call: ['**.eval'], when: [{ imports: ['javax.script', 'jdk.nashorn', 'org.graalvm'] }], args: [{ index: 0 }], note: 'script to evaluate', sources: ['remote', 'local'] },
   { kind: 'code', call: ['**.parseExpression'], when: [{ imports: ['org.springframework.expression'] }], args: [{ index: 0 }], cwe: 'CWE-917', note: 'expression to evaluate' },
@@ -167,6 +178,8 @@ const sinks: SinkSpec[] = [
   { kind: 'url', call: ['**.{getForObject,getForEntity,postForObject,postForEntity,exchange,execute}'], when: [{ imports: ['org.springframework.web.client'] }], args: [{ index: 0 }], note: 'request URL', safePrefix: FIXED_URL },
   { kind: 'redirect', call: ['**.sendRedirect', 'RedirectView'], args: [{ index: 0 }], note: 'redirect target', safePrefix: FIXED_URL },
   { kind: 'html', call: ['**.getWriter().{print,println,write,append,format,printf}', '**.getOutputStream().{print,println,write}'], args: [{ index: 0 }], note: 'HTTP response body' },
+  // Every value formatted into the page is written to it, not only the format string.
+  { kind: 'html', call: ['**.getWriter().{format,printf}'], note: 'value formatted into the HTTP response body' },
   { kind: 'ldap', call: ['**.search'], when: [{ imports: ['javax.naming', 'org.springframework.ldap'] }], args: [{ index: 1 }], note: 'LDAP search filter' },
   { kind: 'xpath', call: ['XPath.{compile,evaluate}', 'javax.xml.xpath.XPath.{compile,evaluate}', '**.newXPath().{compile,evaluate}'], args: [{ index: 0 }], note: 'XPath expression' },
   {
@@ -180,12 +193,14 @@ const sinks: SinkSpec[] = [
     kind: 'xml',
     call: ['DocumentBuilder.parse', '**.newDocumentBuilder().parse', 'SAXParser.parse', '**.newSAXParser().parse', 'XMLReader.parse', '**.createXMLStreamReader', 'SAXReader.read', 'SAXBuilder.build'],
     args: [{ index: 0 }],
-    safeWhen: [{ mentions: ['disallow-doctype-decl', 'external-general-entities', 'IS_SUPPORTING_EXTERNAL_ENTITIES', 'SUPPORT_DTD', 'ACCESS_EXTERNAL_DTD'] }],
+    // The parser or the factory it came from refuses DTDs or external entities (semantics.configurations).
+    safeWhen: [{ marked: 'hardened' }],
     note: 'XML document',
   },
   { kind: 'header', call: ['**.{setHeader,addHeader}'], args: [{ index: 1 }], note: 'response header value', sources: ['remote'] },
   { kind: 'header', call: ['Cookie', 'javax.servlet.http.Cookie', 'jakarta.servlet.http.Cookie'], args: [{ index: 1 }], note: 'cookie value', sources: ['remote'] },
-  { kind: 'session', call: ['**.{session,httpSession,getSession()}.{setAttribute,putValue}', 'HttpSession.{setAttribute,putValue}'], args: [{ index: 1 }], note: 'session attribute', sources: ['remote'] },
+  // The attribute's name as well as its value: a caller-chosen name overwrites what other code trusts.
+  { kind: 'session', call: ['**.{session,httpSession,getSession()}.{setAttribute,putValue}', 'HttpSession.{setAttribute,putValue}'], args: [{ index: 0 }, { index: 1 }], note: 'session attribute', sources: ['remote'] },
   { kind: 'log', call: [LOGGERS], note: 'log message', sources: ['remote'] },
   // Predictable random values as cookies or session attributes (names: secret-names.ts).
   { kind: 'randomness', call: ['Cookie', 'javax.servlet.http.Cookie', 'jakarta.servlet.http.Cookie', 'ResponseCookie.{from,fromClientResponse}'], args: [{ index: 1 }], note: 'cookie value', sources: ['prng'] },
@@ -253,6 +268,23 @@ export const JAVA_SPEC: LanguageSpec = {
       { call: ['MessageFormat.format'], template: 0, placeholder: '{' },
     ],
     views: [{ call: ['URI', 'java.net.URI', 'URI.create', 'java.net.URI.create'], components: { getHost: HOST_DECIDES, getAuthority: HOST_DECIDES } }],
+    // XML parser set-up that rules out external entities, on the factory or the parser itself.
+    configurations: [
+      { call: ['**.setFeature'], when: [{ argText: { index: 0, matches: 'disallow-doctype-decl' } }, { argText: { index: 1, matches: '^(?:true|Boolean\\.TRUE)$' } }], marks: 'hardened', on: 'receiver' },
+      {
+        call: ['**.setFeature'],
+        when: [{ argText: { index: 0, matches: 'external-general-entities|load-external-dtd' } }, { argText: { index: 1, matches: '^(?:false|Boolean\\.FALSE)$' } }],
+        marks: 'hardened',
+        on: 'receiver',
+      },
+      {
+        call: ['**.setProperty'],
+        when: [{ argText: { index: 0, matches: 'SUPPORT_DTD|IS_SUPPORTING_EXTERNAL_ENTITIES|supportDTD|is-supporting-external-entities' } }, { argText: { index: 1, matches: '^(?:false|Boolean\\.FALSE)$' } }],
+        marks: 'hardened',
+        on: 'receiver',
+      },
+      { call: ['**.{setAttribute,setProperty}'], when: [{ argText: { index: 0, matches: 'ACCESS_EXTERNAL_DTD|accessExternalDTD' } }, { argText: { index: 1, matches: '^""$' } }], marks: 'hardened', on: 'receiver' },
+    ],
   },
   rejections: rejections({ call: ['**.contains'] }),
   sourceWords: [

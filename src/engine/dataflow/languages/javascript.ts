@@ -119,9 +119,14 @@ const RES = '{res,response,reply}'
 
 const sources: SourceSpec[] = [
   // Express, Fastify, Koa (`ctx`, `ctx.request`), Next.js (`request.nextUrl.searchParams`).
-  { kind: 'http-query', access: [`**.${REQ}.query`, '**.ctx.query', '**.ctx.querystring', '**.nextUrl.searchParams', `**.${REQ}.querystring`] },
-  { kind: 'http-body', access: [`**.${REQ}.body`, `**.${REQ}.rawBody`] },
-  { kind: 'http-body', call: [`**.${REQ}.{json,formData,text,arrayBuffer,blob}`] },
+  // Express parses query strings with qs (`?user[$ne]=x` is an object) and bodies as JSON: their
+  // values can carry query operators (`structured`); path parameters, headers and cookies are strings.
+  { kind: 'http-query', access: [`**.${REQ}.query`, '**.ctx.query'], structured: true },
+  { kind: 'http-query', access: ['**.ctx.querystring', '**.nextUrl.searchParams', `**.${REQ}.querystring`] },
+  { kind: 'http-body', access: [`**.${REQ}.body`], structured: true },
+  { kind: 'http-body', access: [`**.${REQ}.rawBody`] },
+  { kind: 'http-body', call: [`**.${REQ}.json`], structured: true },
+  { kind: 'http-body', call: [`**.${REQ}.{formData,text,arrayBuffer,blob}`] },
   { kind: 'http-path', access: [`**.${REQ}.params`, '**.ctx.params'] },
   { kind: 'http-header', access: [`**.${REQ}.headers`, '**.ctx.headers', '**.ctx.header'] },
   { kind: 'http-header', call: [`**.${REQ}.{get,header}`, '**.ctx.get'] },
@@ -130,8 +135,8 @@ const sources: SourceSpec[] = [
   { kind: 'http-file', access: [`**.${REQ}.file`, `**.${REQ}.files`] },
   { kind: 'http-request', access: [`**.${REQ}.originalUrl`, `**.${REQ}.url`, '**.ctx.url', '**.ctx.href'] },
   // NestJS parameter decorators.
-  { kind: 'http-query', param: { decorators: ['Query'] }, label: '@Query() parameter' },
-  { kind: 'http-body', param: { decorators: ['Body'] }, label: '@Body() parameter' },
+  { kind: 'http-query', param: { decorators: ['Query'] }, label: '@Query() parameter', structured: true },
+  { kind: 'http-body', param: { decorators: ['Body'] }, label: '@Body() parameter', structured: true },
   { kind: 'http-path', param: { decorators: ['Param'] }, label: '@Param() parameter' },
   { kind: 'http-header', param: { decorators: ['Headers'] }, label: '@Headers() parameter' },
   { kind: 'http-cookie', param: { decorators: ['Cookies'] }, label: '@Cookies() parameter' },
@@ -147,6 +152,7 @@ const sources: SourceSpec[] = [
 ]
 
 const FS = '{fs,node:fs,fs-extra,fs/promises,node:fs/promises,fs.promises}'
+const NOSQL_FILTER = [{ index: 0, shallow: true }, { index: 0, field: '$where' }, { index: 0, structuredFields: true }]
 const FIXED_URL = '^(?:[a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]+/|/(?!/))'
 const LOG_METHODS = '{log,info,warn,error,debug,trace,fatal}'
 
@@ -162,8 +168,19 @@ const sinks: SinkSpec[] = [
   {
     kind: 'nosql',
     call: ['**.{find,findOne,findOneAndUpdate,findOneAndDelete,findOneAndReplace,updateOne,updateMany,deleteOne,deleteMany,countDocuments,aggregate}'],
-    args: [{ index: 0 }],
+    // The whole filter, `$where` code, or a field's value from a source that can hold objects.
+    args: NOSQL_FILTER,
     // `{ where: ... }` is an SQL ORM's options object (Sequelize, TypeORM), not a MongoDB filter.
+    safeWhen: [{ option: 'where', optionsIndex: 0 }],
+    note: 'MongoDB query filter',
+  },
+  // The legacy driver and Mongoose API (`update(filter, doc, { multi: true })`, `remove(filter)`):
+  // names other objects use too, so only in files that use a MongoDB client.
+  {
+    kind: 'nosql',
+    call: ['**.{update,remove,count,findAndModify,findAndRemove}'],
+    when: [{ imports: ['mongodb', 'mongoose', 'monk', 'mongojs'] }, { method: true }],
+    args: NOSQL_FILTER,
     safeWhen: [{ option: 'where', optionsIndex: 0 }],
     note: 'MongoDB query filter',
   },
@@ -228,7 +245,7 @@ const sinks: SinkSpec[] = [
   },
   { kind: 'header', call: [`**.${RES}.{setHeader,set,header,append,writeHead}`, '**.ctx.set', `**.${RES}.headers.{set,append}`], args: [{ index: 1 }], note: 'response header value', sources: ['remote'] },
   { kind: 'header', call: [`**.${RES}.cookie`, '**.ctx.cookies.set', '**.cookies.set'], args: [{ index: 1 }], note: 'cookie value', sources: ['remote'] },
-  { kind: 'session', assign: ['**.session.*', '**.session[]'], note: 'session attribute', sources: ['remote'] },
+  { kind: 'session', assign: ['**.session.*', '**.session[]'], assignKey: true, note: 'session attribute', sources: ['remote'] },
   // Predictable random values as cookies or session values (names: secret-names.ts).
   { kind: 'randomness', call: [`**.${RES}.cookie`, '**.ctx.cookies.set', '**.cookies.set'], args: [{ index: 1 }], note: 'cookie value', sources: ['prng'] },
   { kind: 'randomness', assign: ['**.session.*', '**.session[]'], note: 'session value', sources: ['prng'] },

@@ -95,8 +95,11 @@ const RANDOM_DRAWS = '{random,randint,randrange,choice,choices,sample,getrandbit
 const sources: SourceSpec[] = [
   // Flask (the `request` global) and Django (the view's `request`), also `self.request`.
   { kind: 'http-query', access: ['**.request.args', '**.request.GET', '**.request.query_params', '**.request.query_string'] },
-  { kind: 'http-body', access: ['**.request.form', '**.request.json', '**.request.data', '**.request.POST', '**.request.body', '**.request.stream'] },
-  { kind: 'http-body', call: ['**.request.get_json', '**.request.get_data', '**.request.json', '**.request.form', '**.request.body'] },
+  { kind: 'http-body', access: ['**.request.form', '**.request.data', '**.request.POST', '**.request.body', '**.request.stream'] },
+  { kind: 'http-body', call: ['**.request.get_data', '**.request.form', '**.request.body'] },
+  // A parsed JSON body: its values can be dicts and lists, not only strings.
+  { kind: 'http-body', access: ['**.request.json'], structured: true },
+  { kind: 'http-body', call: ['**.request.get_json', '**.request.json'], structured: true },
   { kind: 'http-request', access: ['**.request.values', '**.request.view_args', '**.request.path_params', '**.request.url', '**.request.full_path'] },
   { kind: 'http-header', access: ['**.request.headers', '**.request.META', '**.request.environ'] },
   { kind: 'http-cookie', access: ['**.request.cookies', '**.request.COOKIES'] },
@@ -126,6 +129,7 @@ const sources: SourceSpec[] = [
 ]
 
 const LOG_METHODS = '{debug,info,warning,warn,error,exception,critical,log}'
+const PATHLIB = 'pathlib.{Path,PurePath,PosixPath,WindowsPath,PurePosixPath,PureWindowsPath}'
 const FIXED_URL = '^(?:[a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]+/|/(?!/))'
 
 const sinks: SinkSpec[] = [
@@ -149,6 +153,33 @@ const sinks: SinkSpec[] = [
     args: [
       { index: 0, shallow: true },
       { index: 0, field: '$where' },
+      { index: 0, structuredFields: true },
+    ],
+    note: 'MongoDB query filter',
+    cwe: 'CWE-943',
+  },
+  // The legacy Collection API (pymongo < 4): the same filters. `update(spec, document)` takes two
+  // arguments (a dict's update takes one); remove/count name common methods of other objects, so
+  // only a filter's fields count there, not a whole request value passed to `items.remove(x)`.
+  {
+    kind: 'nosql',
+    call: ['**.update'],
+    when: [{ imports: ['pymongo', 'motor', 'flask_pymongo'] }, { method: true }, { minArgs: 2 }],
+    args: [
+      { index: 0, shallow: true, keyword: 'spec' },
+      { index: 0, field: '$where' },
+      { index: 0, structuredFields: true },
+    ],
+    note: 'MongoDB query filter',
+    cwe: 'CWE-943',
+  },
+  {
+    kind: 'nosql',
+    call: ['**.{remove,find_and_modify,count}'],
+    when: [{ imports: ['pymongo', 'motor', 'flask_pymongo'] }, { method: true }],
+    args: [
+      { index: 0, field: '$where' },
+      { index: 0, structuredFields: true },
     ],
     note: 'MongoDB query filter',
     cwe: 'CWE-943',
@@ -186,6 +217,16 @@ const sinks: SinkSpec[] = [
     note: 'file path',
   },
   { kind: 'path', call: ['shutil.{copy,copy2,copyfile,move}', 'os.{rename,replace}'], args: [{ index: 0 }, { index: 1 }], note: 'file path' },
+  // pathlib: the path object is the file name; `Path(root) / name` and `.joinpath(name)` keep its data.
+  {
+    kind: 'path',
+    call: [
+      `${PATHLIB}().**.{open,read_text,read_bytes,write_text,write_bytes,exists,is_file,is_dir,unlink,rmdir,mkdir,touch,iterdir,glob,rglob,stat,chmod,rename,replace,symlink_to,hardlink_to}`,
+    ],
+    args: [{ receiver: true }],
+    note: 'file path',
+  },
+  { kind: 'path', call: [`${PATHLIB}().**.{rename,replace,symlink_to,hardlink_to}`], args: [{ index: 0, keyword: 'target' }], note: 'file path' },
   { kind: 'path', call: ['flask.send_from_directory', 'send_from_directory'], args: [{ index: 0, keyword: 'directory' }], note: 'directory served' },
   {
     kind: 'url',
@@ -233,19 +274,29 @@ const sinks: SinkSpec[] = [
     note: 'YAML document',
     sources: ['remote', 'local'],
   },
+  // lxml resolves no external entity with its defaults (no_network, and since 5.0 internal
+  // entities only); a parser created with resolve_entities=True or no_network=False does. The
+  // standard library's parsers (xml.etree, minidom, sax) never fetch external entities.
   {
     kind: 'xml',
-    call: ['lxml.etree.{fromstring,parse,XML,iterparse}', '**.etree.{fromstring,parse,XML,iterparse}'],
+    call: ['lxml.etree.{fromstring,parse,XML}', '**.etree.{fromstring,parse,XML}'],
     when: [{ imports: ['lxml'] }],
     args: [{ index: 0, keyword: 'text' }],
-    safeWhen: [{ mentions: ['resolve_entities=False'] }],
+    safeWhen: [{ marked: 'resolving', index: 1, keyword: 'parser', absent: true }],
     note: 'XML document',
+  },
+  {
+    kind: 'xml',
+    call: ['lxml.etree.iterparse', '**.etree.iterparse'],
+    when: [{ imports: ['lxml'] }, { keyword: 'resolve_entities', equals: true }],
+    args: [{ index: 0, keyword: 'source' }],
+    note: 'XML document (external entities resolved)',
   },
   // Response objects only: a dict of headers for an outgoing request is not a response header.
   { kind: 'header', assign: ['**.{response,resp,res}.headers[]', '{response,resp,res}[]'], note: 'response header value', sources: ['remote'] },
   { kind: 'header', call: ['**.{response,resp,res}.headers.{add,set,setdefault,add_header}'], args: [{ index: 1 }], note: 'response header value', sources: ['remote'] },
   { kind: 'header', call: ['**.set_cookie'], args: [{ index: 1, keyword: 'value' }], note: 'cookie value', sources: ['remote'] },
-  { kind: 'session', assign: ['session[]', 'flask.session[]', '**.session[]'], note: 'session attribute', sources: ['remote'] },
+  { kind: 'session', assign: ['session[]', 'flask.session[]', '**.session[]'], assignKey: true, note: 'session attribute', sources: ['remote'] },
   // Predictable random values as cookies or session values (names: secret-names.ts).
   { kind: 'randomness', call: ['**.set_cookie', '**.set_signed_cookie'], args: [{ index: 1, keyword: 'value' }], note: 'cookie value', sources: ['prng'] },
   { kind: 'randomness', assign: ['session[]', 'flask.session[]', '**.session[]'], note: 'session value', sources: ['prng'] },
@@ -271,6 +322,7 @@ export const PYTHON_SPEC: LanguageSpec = {
       negatedMembership: ['not in'],
       clean: ['<', '>', '<=', '>='],
       format: ['%'],
+      pathJoin: ['/'],
     },
   },
   sources,
@@ -288,6 +340,7 @@ export const PYTHON_SPEC: LanguageSpec = {
     { call: ['re.sub'], cleans: ['header', 'log'], arg: 2, when: [{ argText: { index: 0, matches: '\\\\r|\\\\n' } }], note: 'CR/LF removal' },
     { call: ['json.loads', 'ast.literal_eval'], cleans: ['code'], note: 'data-only parsing' },
     ...quoteEscapes(['**.replace']),
+    { call: ['str'], cleans: ['nosql'], note: 'a string carries no query operators' },
   ],
   markers: [{ call: ['os.path.realpath', 'os.path.abspath', 'os.path.normpath', '**.resolve', '**.absolute'], marks: 'normalized-path', note: 'path normalization' }],
   guards: [
@@ -311,6 +364,10 @@ export const PYTHON_SPEC: LanguageSpec = {
     formatters: [{ call: ['**.format'], template: 'receiver', placeholder: '{' }],
     views: [{ call: ['urllib.parse.{urlparse,urlsplit}', 'urlparse.{urlparse,urlsplit}'], components: { netloc: HOST_DECIDES, hostname: HOST_DECIDES } }],
     escapingTemplates: [{ call: ['markupsafe.Markup', 'flask.Markup', 'Markup'], cleans: ['html'], note: 'formatted into Markup, which escapes it' }],
+    configurations: [
+      { call: ['lxml.etree.{XMLParser,XMLPullParser}', '**.etree.{XMLParser,XMLPullParser}'], when: [{ keyword: 'resolve_entities', equals: true }], marks: 'resolving', on: 'result' },
+      { call: ['lxml.etree.{XMLParser,XMLPullParser}', '**.etree.{XMLParser,XMLPullParser}'], when: [{ keyword: 'no_network', equals: false }], marks: 'resolving', on: 'result' },
+    ],
   },
   rejections: rejections({ operator: ['in'] }),
   sourceWords: ['random', 'randint', 'randrange', 'choice', 'sample', 'getrandbits', 'randbytes', 'uniform', 'shuffle', 'gauss', 'variate', 'request', 'argv', 'environ', 'getenv', 'parse_args', 'input(', 'open(', '.get(', '.post(', '.put(', '.delete(', '.patch(', '.route(', 'api_route'],
