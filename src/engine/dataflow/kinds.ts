@@ -22,6 +22,7 @@ export const SINK_KINDS = [
   'header',
   'session',
   'log',
+  'weak-hash',
 ] as const
 export type SinkKind = (typeof SINK_KINDS)[number]
 
@@ -200,6 +201,16 @@ export const SINK_KIND_INFO: Record<SinkKind, SinkKindInfo> = {
     owasp: 'A09:2021 - Security Logging and Monitoring Failures',
     remediation: 'Strip CR and LF from untrusted values (or log them as structured fields) before logging.',
   },
+  'weak-hash': {
+    category: 'weak-hash',
+    cwe: 'CWE-916',
+    noun: 'a fast or broken hash function',
+    title: 'Password hashed with a broken, fast hash function',
+    severity: 'high',
+    cvss: 7.5,
+    owasp: 'A02:2021 - Cryptographic Failures',
+    remediation: 'Hash passwords with a slow, salted password hash (bcrypt, scrypt, Argon2 or PBKDF2 with many iterations); never with MD5 or SHA-1.',
+  },
 }
 
 /** One bit per sink kind: which sink kinds a value has been cleaned for. */
@@ -225,6 +236,7 @@ export const SOURCE_KINDS = [
   'cli-args',
   'environment',
   'file-content',
+  'password',
 ] as const
 export type SourceKind = (typeof SOURCE_KINDS)[number]
 
@@ -232,9 +244,10 @@ export type SourceKind = (typeof SOURCE_KINDS)[number]
  * Remote sources are attacker-controlled in every deployment; command-line arguments come from
  * whoever runs the program (they count for injection sinks, not for logs or response headers);
  * local ones (environment, file contents) only count where a sink says so, since they are
- * usually operator-controlled.
+ * usually operator-controlled. Passwords (passwords.ts) are not untrusted but secret: only sinks
+ * that must not receive a password (a fast hash) count them.
  */
-export type SourceScope = 'remote' | 'cli' | 'local'
+export type SourceScope = 'remote' | 'cli' | 'local' | 'password'
 
 /** Source scopes a sink counts unless it says otherwise. */
 export const DEFAULT_SINK_SCOPES: readonly SourceScope[] = ['remote', 'cli']
@@ -250,4 +263,5 @@ export const SOURCE_KIND_INFO: Record<SourceKind, { label: string; scope: Source
   'cli-args': { label: 'command-line argument', scope: 'cli' },
   environment: { label: 'environment variable', scope: 'local' },
   'file-content': { label: 'file contents', scope: 'local' },
+  password: { label: 'password', scope: 'password' },
 }
