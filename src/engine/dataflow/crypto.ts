@@ -323,6 +323,28 @@ export function checkAlgorithm(engine: Engine, context: CallContext, fold: (expr
   }
 }
 
+/**
+ * The broken hash a hash factory call creates (`createHash('md5')`, `MessageDigest.getInstance(ALG)`,
+ * `hashlib.new(name)`), written as a literal or folded like `checkAlgorithm` does; null for other
+ * calls. passwords.ts marks the hasher it returns, whose `update`/`digest` then take passwords.
+ */
+export function weakHashCreated(context: CallContext, fold: (expr: Expr) => Val): string | null {
+  const index = apiIndex(context.unit.spec.name)
+  const last = lastSegment(context.names[1] ?? context.names[0] ?? '')
+  if (!index.mayMatch(last)) return null
+  for (const api of index.match(context.names)) {
+    if (api.kind !== 'hash') continue
+    const found = argFor({ index: api.arg, ...(api.keyword ? { keyword: api.keyword } : {}) }, context)
+    if (!found) continue
+    if (api.unlessFalse && context.args.some(({ arg, value }) => arg.keyword === api.unlessFalse && value.constant === false)) continue
+    let choices = choicesOf(found.value)
+    if (choices.length === 0 && found.arg.value.t === 'call') choices = choicesOf(fold(found.arg.value))
+    const weak = choices.find((choice) => weakness('hash', choice.value) !== null)
+    if (weak) return weak.value
+  }
+  return null
+}
+
 const CRYPTO_OWASP = 'A02:2021 - Cryptographic Failures'
 
 /** Findings for the algorithm hits of one analysis (one per call). */

@@ -18,7 +18,9 @@ import type { FileInput, FileUnit } from './program.ts'
 import { FileTexts, buildFindings, toTrace } from './report.ts'
 import { algorithmFindings, attachConfig, isRepositoryConfig, mentionsAlgorithmApi } from './crypto.ts'
 import { SINK_KIND_INFO } from './kinds.ts'
+import { spansOverlap } from './merge.ts'
 import type { CleanSink } from './merge.ts'
+import { mentionsPasswordHashing } from './passwords.ts'
 
 export { DATAFLOW_MODEL } from './report.ts'
 export { mergeWithPatternFindings, spansOverlap, withoutCleanSinkFindings } from './merge.ts'
@@ -89,7 +91,7 @@ function* analysisSteps(files: { path: string; text: string }[], options: DataFl
   for (const path of program.paths()) {
     if (options.signal?.aborted) throw new AbortError()
     const unit = program.unit(path)
-    if (!unit || !(unit.mentionsAny(unit.spec.sourceWords) || mentionsAlgorithmApi(unit.spec.name, unit.text))) continue
+    if (!unit || !(unit.mentionsAny(unit.spec.sourceWords) || mentionsAlgorithmApi(unit.spec.name, unit.text) || mentionsPasswordHashing(unit.text))) continue
     options.onProgress?.(path)
     try {
       analyzeEntries(engine, unit)
@@ -105,7 +107,10 @@ function* analysisSteps(files: { path: string; text: string }[], options: DataFl
   options.onProgress?.('the data-flow report')
   const texts = new FileTexts(new Map(inputs.map((file) => [file.path, file.text])), options.secrets ?? null)
   const candidates = [...engine.traces.values()].map((record) => ({ record, trace: toTrace(texts, record) }))
-  const findings = [...buildFindings(texts, candidates), ...algorithmFindings(engine, texts)]
+  const flows = buildFindings(texts, candidates)
+  // A weak algorithm a password flows into is reported once, as the flow (it has the path).
+  const algorithms = algorithmFindings(engine, texts).filter((hit) => !flows.some((flow) => flow.filePath === hit.filePath && flow.category === hit.category && spansOverlap(flow, hit)))
+  const findings = [...flows, ...algorithms]
   findings.sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : a.lineNumber - b.lineNumber || a.columnStart - b.columnStart))
   return { findings, traces: candidates.map((candidate) => candidate.trace), errors, cleanSinks: cleanSinksOf(engine) }
 }
@@ -120,7 +125,7 @@ function analyzeEntries(engine: Engine, unit: FileUnit, words: readonly string[]
     const fn = unit.lowerer.functionAt(node)
     if (engine.inlined.has(fn.id) || engine.hasSummary(fn)) continue
     const text = unit.text.slice(fn.start, fn.end)
-    const named = words.some((word) => text.includes(word)) || mentionsAlgorithmApi(unit.spec.name, text)
+    const named = words.some((word) => text.includes(word)) || mentionsAlgorithmApi(unit.spec.name, text) || mentionsPasswordHashing(text)
     if (named || hasParamSources(unit, fn)) engine.summaryOf(fn)
   }
 }

@@ -17,6 +17,7 @@ import { bag, exactLength, inexact, listAppend, listExtend, listInsert, listOf, 
 import { concatChoices, concatPrefix, foldBinary, foldStringMethod, foldToString, templatePrefix } from './fold.ts'
 import { checkAlgorithm, configRead, springFieldValue, springValue } from './crypto.ts'
 import { lastSegment } from './glob.ts'
+import { passwordCallResult, passwordRead } from './passwords.ts'
 import { ALL_SINK_KINDS_MASK, SOURCE_KIND_INFO, sinkKindBit, sinkKindsMask } from './kinds.ts'
 import type { SinkKind } from './kinds.ts'
 import { isSecretName, secretNameSink } from './secret-names.ts'
@@ -598,7 +599,7 @@ export class FunctionRun {
   eval(expr: Expr, state: State): Val {
     switch (expr.t) {
       case 'name':
-        return this.lookup(expr.name, state)
+        return passwordRead(this.lookup(expr.name, state), expr.name, expr.site)
       case 'literal':
         return constantVal(expr.value)
       case 'template': {
@@ -610,13 +611,15 @@ export class FunctionRun {
         return { ...CLEAN, facts, constant, prefix: templatePrefix(parts), ...(choices ? { choices } : {}) }
       }
       case 'member':
-        return this.readMember(this.eval(expr.object, state), expr.property, expr)
+        return passwordRead(this.readMember(this.eval(expr.object, state), expr.property, expr), expr.property, expr.site)
       case 'index': {
         const object = this.eval(expr.object, state)
         const key = this.eval(expr.index, state).constant
         // `"ABC"[1]`: one character of a known string
         if (typeof object.constant === 'string' && typeof key === 'number' && Number.isInteger(key) && key >= 0 && key < object.constant.length) return constantVal(object.constant.charAt(key))
-        return key === undefined || key === null ? readAny(object) : this.readMember(object, positionKey(object, key), null)
+        if (key === undefined || key === null) return readAny(object)
+        const read = this.readMember(object, positionKey(object, key), null)
+        return typeof key === 'string' ? passwordRead(read, key, expr.site) : read
       }
       case 'call':
         return this.evalCall(expr, state)
@@ -756,7 +759,8 @@ export class FunctionRun {
     this.noteView(context, last, state)
     const result = this.catalogResult(context, last, state) ?? this.unknownCall(context, calleeValue, state, consumed)
     const configured = catalog.configurations.mayMatch(last) ? this.configure(context, state, result) : result
-    return configRead(this.engine.program, context, configured) ?? configured
+    const read = configRead(this.engine.program, context, configured) ?? configured
+    return passwordCallResult(context, read, (arg) => this.foldedEval(arg, state))
   }
 
   /** A string method or conversion of known constants (`"ABC".charAt(1)`, `String.valueOf(3)`): its constant. */

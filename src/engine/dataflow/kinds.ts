@@ -23,6 +23,7 @@ export const SINK_KINDS = [
   'session',
   'log',
   'randomness',
+  'weak-hash',
 ] as const
 export type SinkKind = (typeof SINK_KINDS)[number]
 
@@ -217,6 +218,16 @@ export const SINK_KIND_INFO: Record<SinkKind, SinkKindInfo> = {
     remediation: 'Draw secrets (tokens, session ids, passwords, codes, salts) from a cryptographic generator: SecureRandom (Java), the secrets module (Python), crypto.randomBytes / randomInt / randomUUID (Node).',
     reportAtSource: true,
   },
+  'weak-hash': {
+    category: 'weak-hash',
+    cwe: 'CWE-916',
+    noun: 'a fast or broken hash function',
+    title: 'Password hashed with a broken, fast hash function',
+    severity: 'high',
+    cvss: 7.5,
+    owasp: 'A02:2021 - Cryptographic Failures',
+    remediation: 'Hash passwords with a slow, salted password hash (bcrypt, scrypt, Argon2 or PBKDF2 with many iterations); never with MD5 or SHA-1.',
+  },
 }
 
 /** One bit per sink kind: which sink kinds a value has been cleaned for. */
@@ -247,6 +258,7 @@ export const SOURCE_KINDS = [
   'environment',
   'file-content',
   'weak-random',
+  'password',
 ] as const
 export type SourceKind = (typeof SOURCE_KINDS)[number]
 
@@ -256,8 +268,10 @@ export type SourceKind = (typeof SOURCE_KINDS)[number]
  * local ones (environment, file contents) only count where a sink says so, since they are
  * usually operator-controlled. Values of non-cryptographic random generators (`prng`) are not
  * attacker data at all: they only count at the sinks where predictability matters (randomness).
+ * Passwords (passwords.ts) are not untrusted but secret: only sinks that must not receive a
+ * password (a fast hash) count them.
  */
-export type SourceScope = 'remote' | 'cli' | 'local' | 'prng'
+export type SourceScope = 'remote' | 'cli' | 'local' | 'prng' | 'password'
 
 /** Source scopes a sink counts unless it says otherwise. */
 export const DEFAULT_SINK_SCOPES: readonly SourceScope[] = ['remote', 'cli']
@@ -274,4 +288,5 @@ export const SOURCE_KIND_INFO: Record<SourceKind, { label: string; scope: Source
   environment: { label: 'environment variable', scope: 'local' },
   'file-content': { label: 'file contents', scope: 'local' },
   'weak-random': { label: 'non-cryptographic random generator', scope: 'prng' },
+  password: { label: 'password', scope: 'password' },
 }

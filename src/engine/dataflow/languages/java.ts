@@ -6,6 +6,7 @@
  * `Statement.executeQuery` call) and resolve calls to classes of the same project.
  */
 import type { LanguageSpec, NodeRule, SinkSpec, SourceSpec } from '../spec.ts'
+import { WEAK_HASHER } from '../passwords.ts'
 import { HOST_DECIDES, quoteEscapes, rejections } from './validation.ts'
 
 const ANNOTATIONS = { kinds: ['annotation', 'marker_annotation'], in: { kinds: ['modifiers'] } } as const
@@ -206,6 +207,9 @@ const sinks: SinkSpec[] = [
   { kind: 'randomness', call: ['Cookie', 'javax.servlet.http.Cookie', 'jakarta.servlet.http.Cookie', 'ResponseCookie.{from,fromClientResponse}'], args: [{ index: 1 }], note: 'cookie value', sources: ['prng'] },
   { kind: 'randomness', call: ['{Cookie,javax.servlet.http.Cookie,jakarta.servlet.http.Cookie}.setValue', '{Cookie,javax.servlet.http.Cookie,jakarta.servlet.http.Cookie}().setValue'], args: [{ index: 0 }], note: 'cookie value', sources: ['prng'] },
   { kind: 'randomness', call: ['**.{session,httpSession,getSession()}.{setAttribute,putValue}', 'HttpSession.{setAttribute,putValue}'], args: [{ index: 1 }], note: 'session attribute', sources: ['prng'] },
+  // Passwords (passwords.ts) given to a broken hash: a digest object of MD5/SHA-1, or a helper.
+  { kind: 'weak-hash', call: [`${WEAK_HASHER}.{update,digest,hashString,hashBytes,hashUnencodedChars,putString,putBytes}`], note: 'hashed data', sources: ['password'] },
+  { kind: 'weak-hash', call: ['**.DigestUtils.{md5,md5Hex,sha1,sha1Hex,sha,shaHex,md5DigestAsHex,md5Digest}'], args: [{ index: 0 }], note: 'hashed data', sources: ['password'] },
 ]
 
 export const JAVA_SPEC: LanguageSpec = {

@@ -4,6 +4,7 @@
  * handlers, process.argv), sinks, sanitizers and guards of Node.js and its common libraries.
  */
 import type { LanguageSpec, NodeRule, SinkSpec, SourceSpec } from '../spec.ts'
+import { WEAK_HASHER } from '../passwords.ts'
 import { HOST_DECIDES, quoteEscapes, rejections } from './validation.ts'
 
 const FUNCTION = { as: 'function', name: 'name', params: 'parameters', singleParam: 'parameter', body: 'body', decorators: 'decorator' } as const
@@ -251,6 +252,15 @@ const sinks: SinkSpec[] = [
   { kind: 'randomness', assign: ['**.session.*', '**.session[]'], note: 'session value', sources: ['prng'] },
   { kind: 'randomness', assign: ['document.cookie', '**.document.cookie'], note: 'cookie', sources: ['prng'] },
   { kind: 'log', call: [`console.${LOG_METHODS}`, `**.{logger,log,LOGGER,winston,pino,bunyan}.${LOG_METHODS}`, `{logger,log}.${LOG_METHODS}`], note: 'log message', sources: ['remote'] },
+  // Passwords (passwords.ts) given to a broken hash: a createHash('md5') object, or an MD5/SHA-1 package.
+  { kind: 'weak-hash', call: [`${WEAK_HASHER}.update`], args: [{ index: 0 }], note: 'hashed data', sources: ['password'] },
+  {
+    kind: 'weak-hash',
+    call: ['{md5,sha1,js-md5,js-sha1,blueimp-md5,md5-hex,crypto-js/md5,crypto-js/sha1}', '{crypto-js,CryptoJS}.{MD5,SHA1}', '{js-md5,js-sha1}.{hex,array,digest,update}'],
+    args: [{ index: 0 }],
+    note: 'hashed data',
+    sources: ['password'],
+  },
 ]
 
 export const JAVASCRIPT_SPEC: LanguageSpec = {

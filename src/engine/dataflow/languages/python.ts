@@ -4,6 +4,7 @@
  * common web, database and parsing libraries.
  */
 import type { LanguageSpec, NodeRule, SinkSpec, SourceSpec } from '../spec.ts'
+import { WEAK_HASHER } from '../passwords.ts'
 import { HOST_DECIDES, quoteEscapes, rejections } from './validation.ts'
 
 const nodes: Record<string, NodeRule> = {
@@ -301,6 +302,10 @@ const sinks: SinkSpec[] = [
   { kind: 'randomness', call: ['**.set_cookie', '**.set_signed_cookie'], args: [{ index: 1, keyword: 'value' }], note: 'cookie value', sources: ['prng'] },
   { kind: 'randomness', assign: ['session[]', 'flask.session[]', '**.session[]'], note: 'session value', sources: ['prng'] },
   { kind: 'log', call: [`logging.${LOG_METHODS}`, `**.logger.${LOG_METHODS}`, `{logger,log,LOGGER,LOG,_logger,_log,audit_log}.${LOG_METHODS}`], note: 'log message', sources: ['remote'] },
+  // Passwords (passwords.ts) given to a broken hash: hashlib's MD5/SHA-1, or a hash object of one.
+  { kind: 'weak-hash', call: ['hashlib.{md5,sha1}', 'Crypto.Hash.{MD5,SHA1,SHA}.new'], args: [{ index: 0, keyword: 'data' }], safeWhen: [{ keyword: 'usedforsecurity', equals: false }], note: 'hashed data', sources: ['password'] },
+  { kind: 'weak-hash', call: ['hashlib.new'], args: [{ index: 1, keyword: 'data' }], when: [{ argText: { index: 0, matches: '^["\']([Mm][Dd][45]|[Ss][Hh][Aa]1?)["\']$' } }], safeWhen: [{ keyword: 'usedforsecurity', equals: false }], note: 'hashed data', sources: ['password'] },
+  { kind: 'weak-hash', call: [`${WEAK_HASHER}.update`], args: [{ index: 0 }], note: 'hashed data', sources: ['password'] },
 ]
 
 export const PYTHON_SPEC: LanguageSpec = {
