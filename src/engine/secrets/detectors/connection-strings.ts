@@ -25,19 +25,13 @@ const DOCUMENTATION_HOST = /^(?:(?:[\w-]+\.)*example(?:\.(?:com|org|net))?|(?:[\
 const LOCAL_HOST =
   /^(?:localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0|\[?::1\]?|host\.docker\.internal|db|database|postgres|postgresql|mysql|mariadb|mongo|mongodb|redis|rabbitmq|rabbit|broker|cache|memcached)$/
 
-function verifyUrlCredentials({ match, path }: VerifyInput): Verdict | null {
+function verifyUrlCredentials({ match }: VerifyInput): Verdict | null {
   const user = safeDecode(match[2] ?? '')
   const password = safeDecode(match[3] ?? '')
   const host = (match[4] ?? '').toLowerCase()
   if (password.length < 3 || password === user) return null
   if (isPlaceholderValue(password, user) || isReferenceValue(password)) return null
-  if (DOCUMENTATION_HOST.test(host)) {
-    // In prose, code and tests a documentation host marks an illustration. In a deployment
-    // file (.env, .properties, YAML) the URL is the configuration itself: the host may have
-    // been redacted, the password (already checked not to be a placeholder) has not.
-    if (!path.isConfigLike || path.isDocs || path.isProse || path.isTestOrExample) return null
-    return { confidence: 0.55, severity: 'medium', note: `(host "${host}" is a documentation name; the password is not a placeholder)` }
-  }
+  if (DOCUMENTATION_HOST.test(host)) return null
   if (LOCAL_HOST.test(host)) {
     return { confidence: 0.6, severity: 'medium', note: `(host "${host}" looks like a local development server)` }
   }
