@@ -74,6 +74,10 @@ export function conditionHolds(condition: Condition, context: CallContext): bool
     const callee = context.expr.callee
     return callee.t === 'member' && regex(condition.receiverText).test(callee.object.site.text)
   }
+  if ('receiverSource' in condition) {
+    const facts = context.receiver ? deepFacts(context.receiver) : []
+    return facts.some((fact) => fact.origin.type === 'source' && condition.receiverSource.includes(fact.origin.kind))
+  }
   if ('receiverConstant' in condition) {
     const constant = context.receiver?.constant
     return typeof constant === 'string' && regex(condition.receiverConstant).test(constant)

@@ -989,6 +989,8 @@ export class FunctionRun {
     if (context.receiver && expr.callee.t === 'member') {
       const collection = this.collectionCall(context, expr.callee.property, state) ?? this.storedRead(context, expr.callee.property)
       if (collection) return collection
+      const lookup = tableLookup(context)
+      if (lookup) return lookup
       if (catalog.collectionReads.mayMatch(last)) {
         const read = catalog.collectionReads.match(names)[0]
         const key = read ? context.args[read.key]?.value.constant : undefined
@@ -1676,3 +1678,21 @@ const FOLDING_DEPTH = 4
 
 /** Functions being run by folding right now (recursion stops there). */
 const foldingNow = new Set<string>()
+
+/** Reads of one key that return the value stored under it or else a given default. */
+const TABLE_READS = new Set(['get', 'getOrDefault'])
+
+/**
+ * `{"open": "paid = false", ...}.get(status, "true")`, `Map.of(...).getOrDefault(k, "x")`: a
+ * lookup in a table whose contents are all known and clean returns one of its values or the
+ * default, never the key, so an unknown (even untrusted) key only chooses among constants.
+ * Null when the receiver is not such a table (a request's parameters, a map filled elsewhere).
+ */
+function tableLookup(context: CallContext): Val | null {
+  const receiver = context.receiver
+  const callee = context.expr.callee
+  if (!receiver?.fields || receiver.fields.size === 0 || (receiver.ref !== null && receiver.ref.t !== 'type') || callee.t !== 'member' || !TABLE_READS.has(callee.property)) return null
+  if (deepFacts(receiver).length > 0 || context.args.some(({ arg }) => arg.spread)) return null
+  const fallback = context.args.filter(({ arg }) => arg.keyword === null)[1]?.value ?? CLEAN
+  return join(readAny(receiver), fallback)
+}

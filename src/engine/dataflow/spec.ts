@@ -209,6 +209,8 @@ export type Condition =
   | { readonly receiverText: string }
   /** the call is written as a method call (`db.query(...)`, not an imported `query(...)`) */
   | { readonly method: true }
+  /** the receiver holds data of one of these source kinds (an uploaded file's `save(path)`) */
+  | { readonly receiverSource: readonly SourceKind[] }
   /** the receiver's known constant value matches (a regex literal kept in a constant: `NAME.test(x)`) */
   | { readonly receiverConstant: string }
   /** the receiver (or the argument at `index` / `keyword`) was configured so (`ConfigurationSpec`); `absent`: was not */

@@ -140,6 +140,16 @@ const sinks: SinkSpec[] = [
     args: [{ index: 0, keyword: 'sql' }],
     note: 'SQL query text',
   },
+  // Django's raw SQL fragments: QuerySet.extra(select=, where=, tables=, order_by=) and RawSQL(sql,
+  // params); their `params` / `select_params` are bound, not SQL text.
+  {
+    kind: 'sql',
+    call: ['**.extra'],
+    when: [{ imports: ['django'] }, { method: true }],
+    args: [{ index: 0, keyword: 'select' }, { index: 1, keyword: 'where' }, { index: 3, keyword: 'tables' }, { index: 4, keyword: 'order_by' }],
+    note: 'SQL fragment of QuerySet.extra()',
+  },
+  { kind: 'sql', call: ['django.db.models.expressions.RawSQL', 'django.db.models.RawSQL', '**.RawSQL'], args: [{ index: 0, keyword: 'sql' }], note: 'SQL text of RawSQL()' },
   {
     kind: 'sql',
     call: ['**.text'],
@@ -205,6 +215,8 @@ const sinks: SinkSpec[] = [
     note: 'program to run',
   },
   { kind: 'code', call: ['eval', 'exec', 'compile', 'builtins.eval', 'builtins.exec'], args: [{ index: 0 }], note: 'code to evaluate', sources: ['remote', 'local'] },
+  // Importing a module runs its top-level code: a caller who names the module picks the code run.
+  { kind: 'code', call: ['importlib.import_module', '__import__', 'builtins.__import__'], args: [{ index: 0, keyword: 'name' }], note: 'module name to import' },
   {
     kind: 'template',
     call: ['flask.render_template_string', 'render_template_string', 'jinja2.Template', 'mako.template.Template', '**.from_string', 'django.template.Template'],
@@ -228,6 +240,8 @@ const sinks: SinkSpec[] = [
     note: 'file path',
   },
   { kind: 'path', call: [`${PATHLIB}().**.{rename,replace,symlink_to,hardlink_to}`], args: [{ index: 0, keyword: 'target' }], note: 'file path' },
+  // An uploaded file (werkzeug FileStorage) saved under a name the request chose.
+  { kind: 'path', call: ['**.save'], when: [{ method: true }, { receiverSource: ['http-file'] }], args: [{ index: 0, keyword: 'dst' }], note: 'file path the upload is saved to' },
   { kind: 'path', call: ['flask.send_from_directory', 'send_from_directory'], args: [{ index: 0, keyword: 'directory' }], note: 'directory served' },
   {
     kind: 'url',
