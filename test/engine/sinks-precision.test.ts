@@ -1,6 +1,6 @@
 /**
- * Pattern-rule precision where data flow covers the sink: a code-injection, deserialization
- * or command-injection pattern finding on a sink call that the data-flow analysis evaluated
+ * Pattern-rule precision where data flow covers the sink: a code-injection, deserialization,
+ * command-injection or SQL-injection pattern finding on a sink call that the data-flow analysis evaluated
  * and found clean (constants, sanitized data) is dropped; one on a tainted call, or on a call
  * data flow never reached, stays. Made-up Python, JavaScript and Java through the scan API.
  */
@@ -33,6 +33,17 @@ def run():
 
 def offline(expr):
     return eval(expr)
+
+
+SORTS = {"name": "name", "newest": "created_at DESC"}
+
+
+@app.route("/notes")
+def notes(db):
+    order = SORTS.get(request.args.get("sort"), "name")
+    listed = db.execute("SELECT id FROM notes ORDER BY " + order)
+    owner = request.args.get("owner")
+    return str(listed) + str(db.execute("SELECT id FROM notes WHERE owner = '" + owner + "'"))
 `
 
 const JAVASCRIPT = `const express = require('express')
@@ -98,6 +109,11 @@ describe('pattern findings on sinks data flow found clean', () => {
     const findings = await scan('app.py', PYTHON)
     expect(linesOf(findings, 'code-injection')).toEqual([14, 24])
     expect(linesOf(findings, 'command-injection')).toEqual([20])
+  })
+
+  it('Python: SQL built from an allow-list lookup is not reported; SQL built from a request value is', async () => {
+    const findings = await scan('app.py', PYTHON)
+    expect(linesOf(findings, 'sql-injection')).toEqual([35])
   })
 
   it('JavaScript: exec of a constant command and eval of a numeric value are not reported; tainted ones are', async () => {
