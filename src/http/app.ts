@@ -31,6 +31,8 @@ import { REST_ROUTES } from './rest/routes.ts'
 import { DEFAULT_WEBSOCKET_SETTINGS, serveGraphQLOverWebSocket, type WebSocketSettings } from './websocket.ts'
 import type { ServiceRuntime } from '../runtime.ts'
 
+const KEEP_ALIVE_TIMEOUT_MS = 65_000
+
 export interface ApiServerOptions {
   runtime: ServiceRuntime
   authenticate: Authenticator
@@ -66,6 +68,11 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   app.disable('x-powered-by')
   app.set('query parser', 'simple')
   const httpServer = http.createServer(app)
+  // Idle keep-alive connections stay open longer than clients and proxies keep them (undici 4 s,
+  // load balancers 60 s): a server closing first races the client's next request on that socket,
+  // which then fails with ECONNRESET, most often on a busy machine.
+  httpServer.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS
+  httpServer.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000
 
   const websocket = serveGraphQLOverWebSocket({ httpServer, schema, runtime, authenticate, logger, formatError, queryLimits, introspection, settings: options.websocket ?? DEFAULT_WEBSOCKET_SETTINGS })
 

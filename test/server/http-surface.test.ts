@@ -16,6 +16,11 @@ describe('health', () => {
     expect(response.body).toEqual({ status: 'ok' })
   })
 
+  it('keeps idle connections open longer than clients and proxies do, so a reused connection is never closed under a request', async () => {
+    const response = await app.request('/healthz')
+    expect(response.headers.get('keep-alive')).toBe('timeout=65')
+  })
+
   it('GET /readyz checks the database', async () => {
     const response = await app.request('/readyz')
     expect(response.status).toBe(200)
