@@ -80,7 +80,8 @@ export function conditionHolds(condition: Condition, context: CallContext): bool
   }
   if ('argText' in condition) {
     const found = argFor({ index: condition.argText.index, keyword: condition.argText.keyword }, context)
-    return found !== undefined && regex(condition.argText.matches).test(found.arg.value.site.text)
+    if (found === undefined) return condition.argText.orMissing === true
+    return regex(condition.argText.matches).test(found.arg.value.site.text)
   }
   const options = condition.optionsIndex === undefined ? undefined : argFor({ index: condition.optionsIndex }, context)
   const value = options ? readField(options.value, condition.keyword) : context.args.find(({ arg }) => arg.keyword === condition.keyword)?.value

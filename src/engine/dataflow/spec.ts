@@ -197,8 +197,8 @@ export type Condition =
   | { readonly keyword: string; readonly equals: string | number | boolean | null; readonly optionsIndex?: number }
   /** the file imports one of these modules (or names starting with them) */
   | { readonly imports: readonly string[] }
-  /** the argument's source text matches this regular expression */
-  | { readonly argText: { readonly index?: number; readonly keyword?: string; readonly matches: string } }
+  /** the argument's source text matches this regular expression (`orMissing`: or there is no such argument) */
+  | { readonly argText: { readonly index?: number; readonly keyword?: string; readonly matches: string; readonly orMissing?: boolean } }
   /** the enclosing function or its file mentions one of these texts (hardened parser set-up) */
   | { readonly mentions: readonly string[] }
   /** the call has at least this many positional arguments */

@@ -7,7 +7,7 @@
  */
 import type { LanguageSpec, NodeRule, SinkSpec, SourceSpec } from '../spec.ts'
 import { WEAK_HASHER } from '../passwords.ts'
-import { HOST_DECIDES, quoteEscapes, rejections } from './validation.ts'
+import { credentialChecks, HOST_DECIDES, quoteEscapes, rejections } from './validation.ts'
 
 const ANNOTATIONS = { kinds: ['annotation', 'marker_annotation'], in: { kinds: ['modifiers'] } } as const
 const METHOD = { as: 'function', name: 'name', params: 'parameters', body: 'body', decorators: ANNOTATIONS, modifiers: { kinds: ['modifiers'] } } as const
@@ -248,6 +248,8 @@ export const JAVA_SPEC: LanguageSpec = {
     { call: ['**.encodeForOS'], cleans: ['command'], note: 'shell escaping' },
     { call: ['**.encodeForXPath'], cleans: ['xpath'], note: 'XPath escaping' },
     ...quoteEscapes(['**.{replace,replaceAll}']),
+    // Claims of a token whose signature was checked (JJWT, auth0 java-jwt) were issued by the server.
+    { call: ['**.{parseClaimsJws,parseSignedClaims}', 'JWT.require().build().verify', 'JWTVerifier.verify'], cleans: ['session'], note: 'signature-verified token' },
   ],
   markers: [{ call: ['**.{normalize,toRealPath,getCanonicalPath,getCanonicalFile,toAbsolutePath}'], marks: 'normalized-path', note: 'path normalization' }],
   guards: [
@@ -257,6 +259,7 @@ export const JAVA_SPEC: LanguageSpec = {
     { call: ['Pattern.matches'], subject: { arg: 1 }, cleans: 'all', note: 'format validation' },
     { call: ['**.matcher().matches'], subject: { receiverArg: 0 }, cleans: 'all', note: 'format validation' },
     { call: ['StringUtils.{isNumeric,isAlphanumeric,isAlpha}', 'NumberUtils.{isDigits,isCreatable}'], subject: { arg: 0 }, cleans: 'all', note: 'format validation' },
+    ...credentialChecks(),
   ],
   semantics: {
     noReturn: ['System.exit'],

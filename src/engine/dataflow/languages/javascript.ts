@@ -5,7 +5,7 @@
  */
 import type { LanguageSpec, NodeRule, SinkSpec, SourceSpec } from '../spec.ts'
 import { WEAK_HASHER } from '../passwords.ts'
-import { HOST_DECIDES, quoteEscapes, rejections } from './validation.ts'
+import { credentialChecks, HOST_DECIDES, quoteEscapes, rejections } from './validation.ts'
 
 const FUNCTION = { as: 'function', name: 'name', params: 'parameters', singleParam: 'parameter', body: 'body', decorators: 'decorator' } as const
 const PARAM = { as: 'param', target: 'pattern', type: 'type', default: 'value', decorators: 'decorator', property: { kinds: ['accessibility_modifier'] } } as const
@@ -303,6 +303,15 @@ export const JAVASCRIPT_SPEC: LanguageSpec = {
     { call: ['**.{replace,replaceAll}'], cleans: ['header', 'log'], when: [{ argText: { index: 0, matches: '\\\\r|\\\\n' } }], note: 'CR/LF removal' },
     { call: ['JSON.stringify'], cleans: ['log', 'header'], note: 'JSON encoding' },
     { call: ['JSON.parse'], cleans: ['code'], note: 'data-only parsing' },
+    // Claims of a token whose signature was checked were issued by the server, not the caller
+    // (`jwt.decode` checks nothing and stays tainted), unless the options accept unsigned tokens
+    // or mix HMAC with public-key algorithms (the public key then forges HMAC signatures).
+    {
+      call: ['jsonwebtoken.verify', 'jose.jwtVerify', '**.jwtVerify'],
+      cleans: ['session'],
+      when: [{ argText: { index: 2, matches: String.raw`^(?![\s\S]*['"\`]none['"\`])(?![\s\S]*HS\d{3}[\s\S]*[REP]S\d{3})(?![\s\S]*[REP]S\d{3}[\s\S]*HS\d{3})`, orMissing: true } }],
+      note: 'signature-verified token',
+    },
     ...quoteEscapes(['**.{replace,replaceAll}']),
   ],
   markers: [{ call: ['{path,node:path}.{resolve,normalize,join}', `${FS}.{realpath,realpathSync}`], marks: 'normalized-path', note: 'path normalization' }],
@@ -311,6 +320,7 @@ export const JAVASCRIPT_SPEC: LanguageSpec = {
     { call: ['**.startsWith'], subject: 'receiver', cleans: ['path'], requires: 'normalized-path', note: 'path containment check' },
     { call: ['validator.{isInt,isNumeric,isUUID,isEmail,isAlphanumeric,isAlpha,isMongoId,isBoolean,isDate,isHexadecimal}', 'Number.{isInteger,isSafeInteger,isFinite}', 'isFinite'], subject: { arg: 0 }, cleans: 'all', note: 'format validation' },
     { call: ['**.test'], subject: { arg: 0 }, cleans: 'all', when: [{ receiverText: '^/\\^.*\\$/[a-z]*$' }], note: 'format validation (anchored pattern)' },
+    ...credentialChecks(),
     // The anchored pattern kept in a constant (`const NAME = /^[a-z]+$/`).
     { call: ['**.test'], subject: { arg: 0 }, cleans: 'all', when: [{ receiverConstant: '^/\\^.*\\$/[a-z]*$' }], note: 'format validation (anchored pattern)' },
   ],
