@@ -78,6 +78,12 @@ export function conditionHolds(condition: Condition, context: CallContext): bool
     const constant = context.receiver?.constant
     return typeof constant === 'string' && regex(condition.receiverConstant).test(constant)
   }
+  if ('argType' in condition) {
+    const found = argFor({ index: condition.argType.index }, context)
+    if (found === undefined) return false
+    const typed = found.value.ref?.t === 'type' ? found.value.ref.name : found.value.qname
+    return regex(condition.argType.matches).test(typed ?? found.arg.value.site.text) !== (condition.argType.absent === true)
+  }
   if ('argText' in condition) {
     const found = argFor({ index: condition.argText.index, keyword: condition.argText.keyword }, context)
     if (found === undefined) return condition.argText.orMissing === true

@@ -300,7 +300,11 @@ export class FunctionRun {
     // Two passes: data carried around the loop once reaches everything it can in practice.
     for (let pass = 0; pass < 2; pass++) {
       let body: State | null = entry.clone()
-      if (stmt.test && !(stmt.runsOnce && pass === 0)) body = this.refine(body, stmt.test, true)
+      if (stmt.test && !(stmt.runsOnce && pass === 0)) {
+        // The test's own assignments hold in the body (`while ((entry = zip.getNextEntry()) != null)`).
+        this.eval(stmt.test, body)
+        body = this.refine(body, stmt.test, true)
+      }
       if (stmt.each && iterable) {
         let element = withStep(readAny(iterable), { site: stmt.site, note: 'element of a loop' })
         if (stmt.each.type) element = this.typed(element, stmt.each.type)
@@ -989,7 +993,8 @@ export class FunctionRun {
     if (context.receiver && expr.callee.t === 'member') {
       const collection = this.collectionCall(context, expr.callee.property, state) ?? this.storedRead(context, expr.callee.property)
       if (collection) return collection
-      if (catalog.collectionReads.mayMatch(last)) {
+      // A formatter builds its result from every argument (`Paths.get(BASE, name)`): not a keyed read.
+      if (catalog.collectionReads.mayMatch(last) && catalog.formatters.match(names).length === 0) {
         const read = catalog.collectionReads.match(names)[0]
         const key = read ? context.args[read.key]?.value.constant : undefined
         if (read && key !== undefined && key !== null) return readField(context.receiver, positionKey(context.receiver, key))

@@ -197,6 +197,11 @@ export type Condition =
   | { readonly keyword: string; readonly equals: string | number | boolean | null; readonly optionsIndex?: number }
   /** the file imports one of these modules (or names starting with them) */
   | { readonly imports: readonly string[] }
+  /**
+   * the argument's declared type or qualified name (`ZipInputStream zip`), else its source text
+   * (`req.getInputStream()`), matches; `absent`: does not (an argument that is a stream, not a path)
+   */
+  | { readonly argType: { readonly index: number; readonly matches: string; readonly absent?: boolean } }
   /** the argument's source text matches this regular expression (`orMissing`: or there is no such argument) */
   | { readonly argText: { readonly index?: number; readonly keyword?: string; readonly matches: string; readonly orMissing?: boolean } }
   /** the enclosing function or its file mentions one of these texts (hardened parser set-up) */

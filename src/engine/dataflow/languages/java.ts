@@ -128,6 +128,8 @@ const FIXED_URL = '^(?:[a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]+/|/(?!/))'
 const ACTIVE_ENV_NAMES = '(?:PATH|LD_[A-Z_]+|DYLD_[A-Z_]+|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|IFS|PYTHONPATH|PYTHONSTARTUP|NODE_OPTIONS|PERL5OPT|PERL5LIB|RUBYOPT|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|CLASSPATH)'
 /** A `NAME=value` entry whose fixed name is none of those. */
 const INERT_ENV_ENTRY = `^(?!${ACTIVE_ENV_NAMES}=)[A-Za-z_][A-Za-z0-9_]*=`
+/** What a stream argument looks like: its declared type, or the call that opened it. */
+const STREAM = String.raw`(?:Input|Output)Stream|[Ss]tream\(\)$`
 const LOGGERS = '**.{logger,log,LOGGER,LOG,Logger,audit,AUDIT}.{info,warn,error,debug,trace,fatal}'
 
 const sinks: SinkSpec[] = [
@@ -171,10 +173,14 @@ const sinks: SinkSpec[] = [
   },
   {
     kind: 'path',
-    call: ['Files.{readString,readAllBytes,readAllLines,lines,newInputStream,newOutputStream,newBufferedReader,newBufferedWriter,write,writeString,delete,deleteIfExists,copy,move,createFile,createDirectories,list,walk}'],
+    call: ['Files.{readString,readAllBytes,readAllLines,lines,newInputStream,newOutputStream,newBufferedReader,newBufferedWriter,write,writeString,delete,deleteIfExists,move,createFile,createDirectories,list,walk}'],
     args: [{ index: 0 }],
     note: 'file path',
   },
+  // `Files.copy(InputStream, Path)` / `(Path, OutputStream)` / `(Path, Path)`: each Path is a file
+  // name; a stream argument is the data copied.
+  { kind: 'path', call: ['Files.copy'], when: [{ argType: { index: 0, matches: STREAM, absent: true } }], args: [{ index: 0 }], note: 'file path' },
+  { kind: 'path', call: ['Files.{copy,move}'], when: [{ argType: { index: 1, matches: STREAM, absent: true } }], args: [{ index: 1 }], note: 'file path' },
   { kind: 'url', call: ['URL', 'java.net.URL', 'HttpRequest.newBuilder', '**.uri', 'WebClient.create'], when: [{ imports: ['java.net', 'org.springframework.web'] }], args: [{ index: 0 }], note: 'request URL', safePrefix: FIXED_URL },
   { kind: 'url', call: ['**.{getForObject,getForEntity,postForObject,postForEntity,exchange,execute}'], when: [{ imports: ['org.springframework.web.client'] }], args: [{ index: 0 }], note: 'request URL', safePrefix: FIXED_URL },
   { kind: 'redirect', call: ['**.sendRedirect', 'RedirectView'], args: [{ index: 0 }], note: 'redirect target', safePrefix: FIXED_URL },
@@ -273,6 +279,8 @@ export const JAVA_SPEC: LanguageSpec = {
     formatters: [
       { call: ['String.format', 'String.formatted'], template: 0, placeholder: '%' },
       { call: ['MessageFormat.format'], template: 0, placeholder: '{' },
+      // `Paths.get(BASE, name)` joins every argument into the path (not a keyed read of `Paths`).
+      { call: ['{Paths,java.nio.file.Paths}.get', '{Path,java.nio.file.Path}.of'], template: 0, placeholder: '\u0000' },
     ],
     views: [{ call: ['URI', 'java.net.URI', 'URI.create', 'java.net.URI.create'], components: { getHost: HOST_DECIDES, getAuthority: HOST_DECIDES } }],
     // XML parser set-up that rules out external entities, on the factory or the parser itself.
