@@ -182,6 +182,9 @@ export class FunctionRun {
   }
 
   private typed(value: Val, type: string): Val {
+    // A number or boolean carries no text: clean for every injection kind (a guessable draw stays guessable).
+    const site = this.syntax.scalarTypes?.includes(type) ? (value.facts[0]?.steps.at(-1)?.site ?? this.fn?.site) : undefined
+    if (site) return cleaned(value, sinkKindsMask('all'), { site, note: `declared ${type}` })
     return { ...value, ref: value.ref ?? { t: 'type', name: type, path: this.unit.path }, qname: value.qname ?? type }
   }
 

@@ -48,8 +48,9 @@ export interface CleanSink {
  * eval, a pickle.loads, a shell command): where data flow evaluated that very call and found
  * only constants or sanitized data in its dangerous arguments, the pattern's guess is wrong.
  * A sink data flow did not reach (a function no source flows into) keeps its pattern finding.
+ * SQL too: a query concatenated from constants and numbers is no injection however it is built.
  */
-const CLEAN_SINK_CATEGORIES: ReadonlySet<Category> = new Set(['code-injection', 'insecure-deserialization', 'command-injection'])
+const CLEAN_SINK_CATEGORIES: ReadonlySet<Category> = new Set(['code-injection', 'insecure-deserialization', 'command-injection', 'sql-injection'])
 
 /** Pattern findings without those on a clean data-flow sink of their category (same call). */
 export function withoutCleanSinkFindings(patternFindings: readonly Finding[], cleanSinks: readonly CleanSink[]): Finding[] {

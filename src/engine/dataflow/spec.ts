@@ -139,6 +139,11 @@ export interface SyntaxSpec {
   readonly explicitSelf?: boolean
   /** bare names that are fields of the enclosing class mean `this.<name>` (Java) */
   readonly implicitThis?: boolean
+  /**
+   * declared types whose values carry no text (Java `int`, `long`, `boolean`...): the language
+   * converts or rejects anything else before the value exists, so it is clean for every sink
+   */
+  readonly scalarTypes?: readonly string[]
   /** names of constructors (`__init__`, `constructor`); Java: a method named like its class */
   readonly constructorNames?: readonly string[]
   /** JS: `module.exports` / `exports` objects exist in every module */

@@ -225,6 +225,8 @@ export const JAVA_SPEC: LanguageSpec = {
     nodes,
     decoratorKinds: ['annotation', 'marker_annotation'],
     implicitThis: true,
+    // A `char` can be a quote: only numbers and booleans.
+    scalarTypes: ['int', 'long', 'short', 'byte', 'double', 'float', 'boolean', 'Integer', 'Long', 'Short', 'Byte', 'Double', 'Float', 'Boolean', 'BigDecimal', 'BigInteger', 'UUID'],
     moduleResolution: 'java',
     operators: {
       and: ['&&'],
