@@ -130,6 +130,8 @@ const ACTIVE_ENV_NAMES = '(?:PATH|LD_[A-Z_]+|DYLD_[A-Z_]+|BASH_ENV|ENV|SHELLOPTS
 const INERT_ENV_ENTRY = `^(?!${ACTIVE_ENV_NAMES}=)[A-Za-z_][A-Za-z0-9_]*=`
 /** What a stream argument looks like: its declared type, or the call that opened it. */
 const STREAM = String.raw`(?:Input|Output)Stream|[Ss]tream\(\)$`
+/** `Criteria.where("f")`, then bound values and further constant fields (`.is(v).and("g")`). */
+const CRITERIA_CHAIN = String.raw`^(?:Criteria|new Criteria\(\))\.where\("[^"$]*"\)(?:\s*\.(?:is|ne|lt|lte|gt|gte|in|nin|all|size|exists)\((?:[^()]|\([^()]*\))*\)|\s*\.and\("[^"$]*"\))*$`
 const LOGGERS = '**.{logger,log,LOGGER,LOG,Logger,audit,AUDIT}.{info,warn,error,debug,trace,fatal}'
 
 const sinks: SinkSpec[] = [
@@ -148,6 +150,8 @@ const sinks: SinkSpec[] = [
   },
   { kind: 'nosql', call: ['**.{find,findOne,deleteMany,deleteOne,updateOne,updateMany,countDocuments}'], when: [{ imports: ['com.mongodb', 'org.bson'] }], args: [{ index: 0, shallow: true }], note: 'MongoDB query filter' },
   { kind: 'nosql', call: ['Filters.where', 'com.mongodb.client.model.Filters.where'], args: [{ index: 0 }], note: 'MongoDB $where code' },
+  // Spring Data MongoDB: a query document parsed from JSON text (`new BasicQuery("{ f: '" + v + "' }")`).
+  { kind: 'nosql', call: ['{BasicQuery,org.springframework.data.mongodb.core.query.BasicQuery}'], when: [{ imports: ['org.springframework.data.mongodb'] }], args: [{ index: 0 }, { index: 1 }], note: 'MongoDB query JSON' },
   // `exec(new String[] {"/opt/tool", arg})` runs a fixed program: only its first element counts.
   { kind: 'command', call: ['**.getRuntime().exec', 'Runtime.exec'], args: [{ index: 0, program: true }], note: 'OS command' },
   { kind: 'command', call: ['ProcessBuilder', 'java.lang.ProcessBuilder', '**.command'], args: [{ index: 0, program: true }], note: 'program to run' },
@@ -252,6 +256,9 @@ export const JAVA_SPEC: LanguageSpec = {
     { call: ['**.enquoteLiteral', '**.encodeForSQL'], cleans: ['sql'], note: 'SQL escaping' },
     { call: ['LdapEncoder.filterEncode', '**.filterEncode', '**.encodeForLDAP'], cleans: ['ldap'], note: 'LDAP filter escaping' },
     { call: ['Filters.{eq,ne,gt,gte,lt,lte,in,nin,and,or,regex}', 'Document', 'BasicDBObject'], cleans: ['nosql'], when: [{ argText: { index: 0, matches: '^"[^$]' } }], note: 'typed query filter' },
+    // Spring Data `Criteria.where("field").is(value)`: values are bound into a typed document, never
+    // parsed; only constant field names (no `$`) along the chain.
+    { call: ['**.{is,ne,lt,lte,gt,gte,in,nin,all,size,exists}'], cleans: ['nosql'], when: [{ receiverText: CRITERIA_CHAIN }], note: 'typed query criteria' },
     { call: ['**.{replaceAll,replace}'], cleans: ['header', 'log'], when: [{ argText: { index: 0, matches: '\\\\r|\\\\n' } }], note: 'CR/LF removal' },
     { call: ['**.encodeForOS'], cleans: ['command'], note: 'shell escaping' },
     { call: ['**.encodeForXPath'], cleans: ['xpath'], note: 'XPath escaping' },
