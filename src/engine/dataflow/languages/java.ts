@@ -132,6 +132,11 @@ const INERT_ENV_ENTRY = `^(?!${ACTIVE_ENV_NAMES}=)[A-Za-z_][A-Za-z0-9_]*=`
 const STREAM = String.raw`(?:Input|Output)Stream|[Ss]tream\(\)$`
 /** `Criteria.where("f")`, then bound values and further constant fields (`.is(v).and("g")`). */
 const CRITERIA_CHAIN = String.raw`^(?:Criteria|new Criteria\(\))\.where\("[^"$]*"\)(?:\s*\.(?:is|ne|lt|lte|gt|gte|in|nin|all|size|exists)\((?:[^()]|\([^()]*\))*\)|\s*\.and\("[^"$]*"\))*$`
+/**
+ * `"['" + v.replace("'", "''") + "']"`: a prefix opening a SpEL string literal (an odd number of
+ * apostrophes), one value with apostrophes doubled, and a suffix closing it.
+ */
+const SPEL_QUOTED = String.raw`^"[^"'\\]*(?:'[^"'\\]*'[^"'\\]*)*'"\s*\+\s*[A-Za-z_][\w.]*\.replace(?:All)?\(\s*"'"\s*,\s*"''"\s*\)\s*\+\s*"'[^"\\]*"$`
 const LOGGERS = '**.{logger,log,LOGGER,LOG,Logger,audit,AUDIT}.{info,warn,error,debug,trace,fatal}'
 
 const sinks: SinkSpec[] = [
@@ -164,7 +169,8 @@ const sinks: SinkSpec[] = [
   { kind: 'command', call: ['**.environment().putAll'], args: [{ index: 0 }], note: 'environment of the process' },
   { kind: 'command', call: ['ProcessBuilder'], when: [{ argText: { index: 0, matches: '^"(?:/bin/)?(?:ba|z)?sh"$|^"cmd(?:\\.exe)?"$' } }], args: [{ index: 2 }], note: 'shell command' },
   { kind: 'code', call: ['**.eval'], when: [{ imports: ['javax.script', 'jdk.nashorn', 'org.graalvm'] }], args: [{ index: 0 }], note: 'script to evaluate', sources: ['remote', 'local'] },
-  { kind: 'code', call: ['**.parseExpression'], when: [{ imports: ['org.springframework.expression'] }], args: [{ index: 0 }], cwe: 'CWE-917', note: 'expression to evaluate' },
+  // A value with its apostrophes doubled, placed inside a SpEL string literal, cannot leave it.
+  { kind: 'code', call: ['**.parseExpression'], when: [{ imports: ['org.springframework.expression'] }], safeWhen: [{ argText: { index: 0, matches: SPEL_QUOTED } }], args: [{ index: 0 }], cwe: 'CWE-917', note: 'expression to evaluate' },
   { kind: 'code', call: ['**.{evaluate,parse}'], when: [{ imports: ['groovy.lang'] }], args: [{ index: 0 }], cwe: 'CWE-94', note: 'script to evaluate' },
   { kind: 'template', call: ['Velocity.evaluate', '**.evaluate'], when: [{ imports: ['org.apache.velocity'] }], args: [{ index: 3 }], note: 'template source' },
   { kind: 'template', call: ['Template', 'freemarker.template.Template'], when: [{ imports: ['freemarker'] }], args: [{ index: 1 }], note: 'template source' },
