@@ -294,6 +294,10 @@ export const JAVA_SPEC: LanguageSpec = {
     formatters: [
       { call: ['String.format', 'String.formatted'], template: 0, placeholder: '%' },
       { call: ['MessageFormat.format'], template: 0, placeholder: '{' },
+      // Spring's URI builder: the base URL given first stays the start of everything built from
+      // it (`.path(p)`, `.queryParam(k, v)` add path and query, never a host).
+      { call: ['{UriComponentsBuilder,org.springframework.web.util.UriComponentsBuilder}.{fromHttpUrl,fromUriString}'], template: 0, placeholder: '\u0000' },
+      { call: ['**.{path,pathSegment,queryParam,queryParams,replaceQueryParam,fragment,encode,build,buildAndExpand,expand,toUri,toUriString}'], template: 'receiver', placeholder: '\u0000' },
       // `Paths.get(BASE, name)` joins every argument into the path (not a keyed read of `Paths`).
       { call: ['{Paths,java.nio.file.Paths}.get', '{Path,java.nio.file.Path}.of'], template: 0, placeholder: '\u0000' },
     ],
