@@ -211,6 +211,11 @@ export type Condition =
   | { readonly argText: { readonly index?: number; readonly keyword?: string; readonly matches: string; readonly orMissing?: boolean } }
   /** the enclosing function or its file mentions one of these texts (hardened parser set-up) */
   | { readonly mentions: readonly string[] }
+  /**
+   * the nearest dependency manifest declares `name` with a version range starting at or above
+   * major `atLeast` (manifests.ts); an undeclared dependency or unreadable range does not hold
+   */
+  | { readonly dependency: { readonly name: string; readonly atLeast: number } }
   /** the call has at least this many positional arguments */
   | { readonly minArgs: number }
   /** the options object at `optionsIndex` sets this key (`{ root: dir }`) */

@@ -231,10 +231,22 @@ const sinks: SinkSpec[] = [
   { kind: 'xpath', call: ['xpath.{select,select1,evaluate,parse,useNamespaces}', '**.evaluate'], when: [{ imports: ['xpath'] }], args: [{ index: 0 }], note: 'XPath expression' },
   {
     kind: 'deserialization',
-    call: ['node-serialize.unserialize', 'serialize-to-js.deserialize', 'funcster.deepDeserialize', 'cryo.parse', 'js-yaml.load'],
-    when: [{ imports: ['node-serialize', 'serialize-to-js', 'funcster', 'cryo', 'js-yaml'] }],
+    call: ['node-serialize.unserialize', 'serialize-to-js.deserialize', 'funcster.deepDeserialize', 'cryo.parse'],
+    when: [{ imports: ['node-serialize', 'serialize-to-js', 'funcster', 'cryo'] }],
     args: [{ index: 0 }],
     note: 'serialized data',
+    sources: ['remote', 'local'],
+  },
+  // js-yaml before 4 builds functions and regexps from tags in `load`; since 4 its default schema
+  // holds only data. The version is the repository's package.json (unknown: the old one); a schema
+  // extended with js-yaml-js-types (a file importing it and passing a schema) executes code in any version.
+  { kind: 'deserialization', call: ['js-yaml.{load,loadAll}'], when: [{ imports: ['js-yaml'] }], safeWhen: [{ dependency: { name: 'js-yaml', atLeast: 4 } }], args: [{ index: 0 }], note: 'YAML document', sources: ['remote', 'local'] },
+  {
+    kind: 'deserialization',
+    call: ['js-yaml.{load,loadAll}'],
+    when: [{ imports: ['js-yaml-js-types'] }, { dependency: { name: 'js-yaml', atLeast: 4 } }, { argText: { index: 1, matches: 'schema' } }],
+    args: [{ index: 0 }],
+    note: 'YAML document (schema with code types)',
     sources: ['remote', 'local'],
   },
   {
