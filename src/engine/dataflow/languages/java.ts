@@ -7,7 +7,7 @@
  */
 import type { LanguageSpec, NodeRule, SinkSpec, SourceSpec } from '../spec.ts'
 import { WEAK_HASHER } from '../passwords.ts'
-import { credentialChecks, HOST_DECIDES, quoteEscapes, rejections } from './validation.ts'
+import { allowlistReplacements, credentialChecks, HOST_DECIDES, quoteEscapes, rejections } from './validation.ts'
 
 const ANNOTATIONS = { kinds: ['annotation', 'marker_annotation'], in: { kinds: ['modifiers'] } } as const
 const METHOD = { as: 'function', name: 'name', params: 'parameters', body: 'body', decorators: ANNOTATIONS, modifiers: { kinds: ['modifiers'] } } as const
@@ -215,6 +215,10 @@ const sinks: SinkSpec[] = [
     note: 'XML document',
   },
   { kind: 'header', call: ['**.{setHeader,addHeader}'], args: [{ index: 1 }], note: 'response header value', sources: ['remote'] },
+  // Spring: `ResponseEntity.ok().header(name, values...)`, `HttpHeaders.add/set(name, value)`; as
+  // for servlets, whether CR/LF reach the client is the container's choice, so the value counts.
+  { kind: 'header', call: ['**.header'], when: [{ imports: ['org.springframework.http'] }, { minArgs: 2 }], note: 'response header', sources: ['remote'] },
+  { kind: 'header', call: ['{HttpHeaders,HttpHeaders(),org.springframework.http.HttpHeaders,org.springframework.http.HttpHeaders()}.{add,set}'], args: [{ index: 1 }], note: 'response header value', sources: ['remote'] },
   { kind: 'header', call: ['Cookie', 'javax.servlet.http.Cookie', 'jakarta.servlet.http.Cookie'], args: [{ index: 1 }], note: 'cookie value', sources: ['remote'] },
   // The attribute's name as well as its value: a caller-chosen name overwrites what other code trusts.
   { kind: 'session', call: ['**.{session,httpSession,getSession()}.{setAttribute,putValue}', 'HttpSession.{setAttribute,putValue}'], args: [{ index: 0 }, { index: 1 }], note: 'session attribute', sources: ['remote'] },
@@ -269,6 +273,7 @@ export const JAVA_SPEC: LanguageSpec = {
     { call: ['**.encodeForOS'], cleans: ['command'], note: 'shell escaping' },
     { call: ['**.encodeForXPath'], cleans: ['xpath'], note: 'XPath escaping' },
     ...quoteEscapes(['**.{replace,replaceAll}']),
+    ...allowlistReplacements(['**.replaceAll']),
     // Claims of a token whose signature was checked (JJWT, auth0 java-jwt) were issued by the server.
     { call: ['**.{parseClaimsJws,parseSignedClaims}', 'JWT.require().build().verify', 'JWTVerifier.verify'], cleans: ['session'], note: 'signature-verified token' },
   ],

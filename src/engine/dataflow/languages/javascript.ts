@@ -5,7 +5,7 @@
  */
 import type { LanguageSpec, NodeRule, SinkSpec, SourceSpec } from '../spec.ts'
 import { WEAK_HASHER } from '../passwords.ts'
-import { credentialChecks, HOST_DECIDES, quoteEscapes, rejections } from './validation.ts'
+import { allowlistReplacements, credentialChecks, HOST_DECIDES, quoteEscapes, rejections } from './validation.ts'
 
 const FUNCTION = { as: 'function', name: 'name', params: 'parameters', singleParam: 'parameter', body: 'body', decorators: 'decorator' } as const
 const PARAM = { as: 'param', target: 'pattern', type: 'type', default: 'value', decorators: 'decorator', property: { kinds: ['accessibility_modifier'] } } as const
@@ -325,6 +325,7 @@ export const JAVASCRIPT_SPEC: LanguageSpec = {
       note: 'signature-verified token',
     },
     ...quoteEscapes(['**.{replace,replaceAll}']),
+    ...allowlistReplacements(['**.{replace,replaceAll}']),
   ],
   markers: [{ call: ['{path,node:path}.{resolve,normalize,join}', `${FS}.{realpath,realpathSync}`], marks: 'normalized-path', note: 'path normalization' }],
   guards: [

@@ -53,3 +53,18 @@ const CREDENTIAL_CHECKS = '**.{check,verify,validate,authenticate,login,checkPas
 export function credentialChecks(): GuardSpec[] {
   return [{ call: [CREDENTIAL_CHECKS], subject: { arg: 0 }, cleans: ['session'], when: [{ argText: { index: 1, matches: PASSWORD_ARG } }], note: 'successful authentication' }]
 }
+
+/**
+ * The first argument of a replace() is a negated class of word characters and hyphens, matched
+ * globally (`/[^\w-]/g`, `"[^A-Za-z0-9_-]"`): every other character is replaced, so what is left
+ * holds no quote, markup, separator, dot or line break.
+ */
+const ALLOWLIST_CLASS = String.raw`\[\^(?:\\{1,2}w|\\{1,2}d|a-z|A-Z|0-9|_|\\{0,2}-)+\]\+?`
+const ALLOWLIST_ARG = `^(?:/${ALLOWLIST_CLASS}/g[imsuy]*|"${ALLOWLIST_CLASS}")$`
+/** What a word-only value cannot do: everything but choosing a host (`"https://" + v`), and secrets. */
+const WORD_ONLY_CLEANS: readonly SinkKind[] = ['sql', 'nosql', 'command', 'code', 'template', 'path', 'redirect', 'html', 'ldap', 'xpath', 'header', 'log']
+
+/** `s.replace(/[^\w-]/g, "_")`: an allowlist replacement (JavaScript regex literals, Java replaceAll patterns). */
+export function allowlistReplacements(call: readonly string[]): SanitizerSpec[] {
+  return [{ call, cleans: WORD_ONLY_CLEANS, when: [{ argText: { index: 0, matches: ALLOWLIST_ARG } }], note: 'characters outside an allowlist replaced' }]
+}
