@@ -229,6 +229,13 @@ const sinks: SinkSpec[] = [
   { kind: 'html', assign: ['**.ctx.body', '**.ctx.response.body'], note: 'HTTP response body' },
   { kind: 'ldap', call: ['**.search'], when: [{ imports: ['ldapjs'] }], args: [{ index: 1, field: 'filter' }, { index: 1, shallow: true }], note: 'LDAP search filter' },
   { kind: 'xpath', call: ['xpath.{select,select1,evaluate,parse,useNamespaces}', '**.evaluate'], when: [{ imports: ['xpath'] }], args: [{ index: 0 }], note: 'XPath expression' },
+  // libxmljs documents and their elements: `doc.get(expr)`, `doc.find(expr)`, `doc.root().find(expr)`.
+  {
+    kind: 'xpath',
+    call: ['{libxmljs,libxmljs2}.{parseXml,parseXmlString,parseHtml,parseHtmlString}().{get,find}', '{libxmljs,libxmljs2}.{parseXml,parseXmlString}().{root,get}().{get,find}'],
+    args: [{ index: 0 }],
+    note: 'XPath expression',
+  },
   {
     kind: 'deserialization',
     call: ['node-serialize.unserialize', 'serialize-to-js.deserialize', 'funcster.deepDeserialize', 'cryo.parse'],
