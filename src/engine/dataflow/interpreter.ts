@@ -764,6 +764,7 @@ export class FunctionRun {
     const consumed = catalog.sinkCalls.mayMatch(last) && this.checkCallSinks(context)
     if (catalog.noReturn.mayMatch(last) && catalog.noReturn.match(names).length > 0) this.noReturnCall = expr
     this.noteView(context, last, state)
+    this.validatedByParse(context, last, state)
     const result = this.catalogResult(context, last, state) ?? this.unknownCall(context, calleeValue, state, consumed)
     const configured = catalog.configurations.mayMatch(last) ? this.configure(context, state, result) : result
     const read = configRead(this.engine.program, context, configured) ?? configured
@@ -1527,6 +1528,16 @@ export class FunctionRun {
   }
 
   /** Records a parser or path normalization call: its result is a view of its inputs. */
+  /** A parser that throws on malformed input returned: its input variable is clean for what it rejects (ViewSpec.validates). */
+  private validatedByParse(context: CallContext, last: string, state: State): void {
+    if (!this.catalog.views.mayMatch(last)) return
+    const validates = this.catalog.views.match(context.names)[0]?.validates
+    const input = context.expr.args[0]?.value
+    if (!validates || !input || !isAccessPath(input)) return
+    const step = { site: context.expr.site, note: `${context.label}() (throws on malformed input)` }
+    this.update(input, state, (value) => cleaned(value, sinkKindsMask(validates), step))
+  }
+
   private noteView(context: CallContext, last: string, state: State): void {
     const catalog = this.catalog
     let view: View | null = null

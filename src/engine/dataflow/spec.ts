@@ -358,6 +358,11 @@ export interface ViewSpec {
   readonly call: readonly string[]
   /** component (field, or getter method called without arguments) -> sink kinds it protects */
   readonly components: Readonly<Record<string, readonly SinkKind[]>>
+  /**
+   * the parser throws on malformed input (Java `new URI(s)` on spaces, CR/LF, control
+   * characters): where it returned, the input variable is clean for these kinds
+   */
+  readonly validates?: readonly SinkKind[]
 }
 
 /** What a configuration call says about an object: its parser refuses DTDs, or resolves external entities. */

@@ -306,7 +306,8 @@ export const JAVA_SPEC: LanguageSpec = {
       // `Paths.get(BASE, name)` joins every argument into the path (not a keyed read of `Paths`).
       { call: ['{Paths,java.nio.file.Paths}.get', '{Path,java.nio.file.Path}.of'], template: 0, placeholder: '\u0000' },
     ],
-    views: [{ call: ['URI', 'java.net.URI', 'URI.create', 'java.net.URI.create'], components: { getHost: HOST_DECIDES, getAuthority: HOST_DECIDES } }],
+    // `new URI(s)` throws on spaces, CR/LF and other control characters.
+    views: [{ call: ['URI', 'java.net.URI', 'URI.create', 'java.net.URI.create'], components: { getHost: HOST_DECIDES, getAuthority: HOST_DECIDES }, validates: ['header', 'log'] }],
     // XML parser set-up that rules out external entities, on the factory or the parser itself.
     configurations: [
       { call: ['**.setFeature'], when: [{ argText: { index: 0, matches: 'disallow-doctype-decl' } }, { argText: { index: 1, matches: '^(?:true|Boolean\\.TRUE)$' } }], marks: 'hardened', on: 'receiver' },
