@@ -16,6 +16,7 @@ import { ANALYZERS } from './types.ts'
 import type { AnalyzerName, DataFlowTrace, Finding, RuleDocument, ScanStats } from './types.ts'
 import { analyzeDataFlowAsync, mergeWithPatternFindings, supportsDataFlow, withoutCleanSinkFindings, type DataFlowResult } from './dataflow/index.ts'
 import { isRepositoryConfig } from './dataflow/crypto.ts'
+import { isDependencyManifest } from './dataflow/manifests.ts'
 import type { DataFlowTaskInput } from './dataflow/task.ts'
 import { DEFAULT_IGNORED_DIRS, DEFAULT_MAX_FILE_BYTES, classifyContent, classifyPath, isInIgnoredDir } from './file-selection.ts'
 import type { SkipReason } from './file-selection.ts'
@@ -234,6 +235,8 @@ class ScanSession {
     if (forDataflow) this.dataflowFiles.push({ path: file.path, text: decision.text })
     // The repository's own configuration, read by the data-flow analysis (crypto.ts).
     else if (this.preparation.dataflow && isRepositoryConfig(file.path)) this.dataflowFiles.push({ path: file.path, text: decision.text })
+    // Its dependency manifests: a sink can depend on a library's version (manifests.ts).
+    else if (this.preparation.dataflow && isDependencyManifest(file.path)) this.dataflowFiles.push({ path: file.path, text: decision.text })
     if (!this.preparation.analysis.accepts(decision.language)) {
       if (forDataflow) {
         this.stats.filesScanned++

@@ -4,6 +4,7 @@
  * arguments of a sink are dangerous, whether `shell=True` is set...) evaluated on it.
  */
 import type { Arg, Expr } from './ir.ts'
+import { lowestMajor } from './manifests.ts'
 import type { FileUnit } from './program.ts'
 import type { ArgRef, Condition, ConfigMark, SinkSpec } from './spec.ts'
 import { deepFacts, readField } from './values.ts'
@@ -63,6 +64,11 @@ export function conditionsHold(conditions: readonly Condition[], context: CallCo
 export function conditionHolds(condition: Condition, context: CallContext): boolean {
   if ('imports' in condition) return context.unit.importsAny(condition.imports)
   if ('mentions' in condition) return context.unit.mentionsAny(condition.mentions)
+  if ('dependency' in condition) {
+    const range = context.unit.manifests?.versionFor(context.unit.path, condition.dependency.name)
+    const major = range ? lowestMajor(range) : null
+    return major !== null && major >= condition.dependency.atLeast
+  }
   if ('minArgs' in condition) return context.args.filter(({ arg }) => arg.keyword === null).length >= condition.minArgs
   if ('option' in condition) return argFor({ index: condition.optionsIndex }, context)?.value.fields?.has(condition.option) ?? false
   if ('method' in condition) return context.expr.callee.t === 'member'
@@ -82,9 +88,16 @@ export function conditionHolds(condition: Condition, context: CallContext): bool
     const constant = context.receiver?.constant
     return typeof constant === 'string' && regex(condition.receiverConstant).test(constant)
   }
+  if ('argType' in condition) {
+    const found = argFor({ index: condition.argType.index }, context)
+    if (found === undefined) return false
+    const typed = found.value.ref?.t === 'type' ? found.value.ref.name : found.value.qname
+    return regex(condition.argType.matches).test(typed ?? found.arg.value.site.text) !== (condition.argType.absent === true)
+  }
   if ('argText' in condition) {
     const found = argFor({ index: condition.argText.index, keyword: condition.argText.keyword }, context)
-    return found !== undefined && regex(condition.argText.matches).test(found.arg.value.site.text)
+    if (found === undefined) return condition.argText.orMissing === true
+    return regex(condition.argText.matches).test(found.arg.value.site.text)
   }
   const options = condition.optionsIndex === undefined ? undefined : argFor({ index: condition.optionsIndex }, context)
   const value = options ? readField(options.value, condition.keyword) : context.args.find(({ arg }) => arg.keyword === condition.keyword)?.value

@@ -21,6 +21,7 @@ import { SINK_KIND_INFO } from './kinds.ts'
 import { spansOverlap } from './merge.ts'
 import type { CleanSink } from './merge.ts'
 import { mentionsPasswordHashing } from './passwords.ts'
+import { DependencyManifests, isDependencyManifest } from './manifests.ts'
 
 export { DATAFLOW_MODEL } from './report.ts'
 export { mergeWithPatternFindings, spansOverlap, withoutCleanSinkFindings } from './merge.ts'
@@ -86,6 +87,7 @@ function* analysisSteps(files: { path: string; text: string }[], options: DataFl
   const inputs: FileInput[] = files.filter((file) => supportsDataFlow(file.path))
   const program = new Program(inputs)
   attachConfig(program, files.filter((file) => isRepositoryConfig(file.path)))
+  program.manifests = new DependencyManifests(files.filter((file) => isDependencyManifest(file.path)))
   const engine = new Engine(program, options.signal)
   const errors: DataFlowResult['errors'] = []
   for (const path of program.paths()) {

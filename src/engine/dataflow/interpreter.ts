@@ -182,6 +182,9 @@ export class FunctionRun {
   }
 
   private typed(value: Val, type: string): Val {
+    // A number or boolean carries no text: clean for every injection kind (a guessable draw stays guessable).
+    const site = this.syntax.scalarTypes?.includes(type) ? (value.facts[0]?.steps.at(-1)?.site ?? this.fn?.site) : undefined
+    if (site) return cleaned(value, sinkKindsMask('all'), { site, note: `declared ${type}` })
     return { ...value, ref: value.ref ?? { t: 'type', name: type, path: this.unit.path }, qname: value.qname ?? type }
   }
 
@@ -300,7 +303,11 @@ export class FunctionRun {
     // Two passes: data carried around the loop once reaches everything it can in practice.
     for (let pass = 0; pass < 2; pass++) {
       let body: State | null = entry.clone()
-      if (stmt.test && !(stmt.runsOnce && pass === 0)) body = this.refine(body, stmt.test, true)
+      if (stmt.test && !(stmt.runsOnce && pass === 0)) {
+        // The test's own assignments hold in the body (`while ((entry = zip.getNextEntry()) != null)`).
+        this.eval(stmt.test, body)
+        body = this.refine(body, stmt.test, true)
+      }
       if (stmt.each && iterable) {
         let element = withStep(readAny(iterable), { site: stmt.site, note: 'element of a loop' })
         if (stmt.each.type) element = this.typed(element, stmt.each.type)
@@ -757,6 +764,7 @@ export class FunctionRun {
     const consumed = catalog.sinkCalls.mayMatch(last) && this.checkCallSinks(context)
     if (catalog.noReturn.mayMatch(last) && catalog.noReturn.match(names).length > 0) this.noReturnCall = expr
     this.noteView(context, last, state)
+    this.validatedByParse(context, last, state)
     const result = this.catalogResult(context, last, state) ?? this.unknownCall(context, calleeValue, state, consumed)
     const configured = catalog.configurations.mayMatch(last) ? this.configure(context, state, result) : result
     const read = configRead(this.engine.program, context, configured) ?? configured
@@ -991,7 +999,8 @@ export class FunctionRun {
       if (collection) return collection
       const lookup = tableLookup(context)
       if (lookup) return lookup
-      if (catalog.collectionReads.mayMatch(last)) {
+      // A formatter builds its result from every argument (`Paths.get(BASE, name)`): not a keyed read.
+      if (catalog.collectionReads.mayMatch(last) && catalog.formatters.match(names).length === 0) {
         const read = catalog.collectionReads.match(names)[0]
         const key = read ? context.args[read.key]?.value.constant : undefined
         if (read && key !== undefined && key !== null) return readField(context.receiver, positionKey(context.receiver, key))
@@ -1521,6 +1530,16 @@ export class FunctionRun {
   }
 
   /** Records a parser or path normalization call: its result is a view of its inputs. */
+  /** A parser that throws on malformed input returned: its input variable is clean for what it rejects (ViewSpec.validates). */
+  private validatedByParse(context: CallContext, last: string, state: State): void {
+    if (!this.catalog.views.mayMatch(last)) return
+    const validates = this.catalog.views.match(context.names)[0]?.validates
+    const input = context.expr.args[0]?.value
+    if (!validates || !input || !isAccessPath(input)) return
+    const step = { site: context.expr.site, note: `${context.label}() (throws on malformed input)` }
+    this.update(input, state, (value) => cleaned(value, sinkKindsMask(validates), step))
+  }
+
   private noteView(context: CallContext, last: string, state: State): void {
     const catalog = this.catalog
     let view: View | null = null

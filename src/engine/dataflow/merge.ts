@@ -45,9 +45,10 @@ export interface CleanSink {
 
 /**
  * Categories whose pattern rules flag a sink call for what its argument might be (a dynamic
- * eval, a pickle.loads, a shell command, SQL text built by concatenation): where data flow evaluated that very call and found
- * only constants or sanitized data in its dangerous arguments, the pattern's guess is wrong.
- * A sink data flow did not reach (a function no source flows into) keeps its pattern finding.
+ * eval, a pickle.loads, a shell command, SQL text built by concatenation): where data flow
+ * evaluated that very call and found only constants, numbers or sanitized data in its dangerous
+ * arguments, the pattern's guess is wrong. A sink data flow did not reach (a function no source
+ * flows into) keeps its pattern finding.
  */
 const CLEAN_SINK_CATEGORIES: ReadonlySet<Category> = new Set(['code-injection', 'insecure-deserialization', 'command-injection', 'sql-injection'])
 

@@ -14,6 +14,7 @@ import type { Catalog } from './catalog.ts'
 import { specFor } from './languages/index.ts'
 import type { LanguageSpec } from './spec.ts'
 import { JS_MODULE_EXTENSIONS, joinRepoPath, normalizeRepoPath, parentDir } from '../repo-paths.ts'
+import type { DependencyManifests } from './manifests.ts'
 
 export interface FileInput {
   /** repository-relative, forward slashes */
@@ -28,6 +29,8 @@ export class FileUnit {
   private modules: Set<string> | undefined
   readonly lowerer: Lowerer
   readonly catalog: Catalog
+  /** the repository's declared dependency versions (manifests.ts), when the program has them */
+  manifests: DependencyManifests | null = null
   /** `export { local as exported }` and `export default`, filled when the top level runs */
   readonly esExports = new Map<string, string>()
 
@@ -158,6 +161,8 @@ export class Program {
   private readonly resolved = new Map<string, string | null>()
   private readonly parsedOrder = new Set<FileUnit>()
   private readonly bySuffix = new Map<string, string | null>()
+  /** set before the first unit is made (index.ts) */
+  manifests: DependencyManifests | null = null
 
   constructor(files: readonly FileInput[]) {
     for (const file of files) {
@@ -186,6 +191,7 @@ export class Program {
     const spec = language ? specFor(language) : null
     const unit = input && spec && language ? new FileUnit(path, language as CodeLanguage, spec, input.text) : null
     if (unit) unit.onParse = (parsed) => this.trackParsed(parsed)
+    if (unit) unit.manifests = this.manifests
     this.units.set(path, unit)
     return unit
   }

@@ -139,6 +139,11 @@ export interface SyntaxSpec {
   readonly explicitSelf?: boolean
   /** bare names that are fields of the enclosing class mean `this.<name>` (Java) */
   readonly implicitThis?: boolean
+  /**
+   * declared types whose values carry no text (Java `int`, `long`, `boolean`...): the language
+   * converts or rejects anything else before the value exists, so it is clean for every sink
+   */
+  readonly scalarTypes?: readonly string[]
   /** names of constructors (`__init__`, `constructor`); Java: a method named like its class */
   readonly constructorNames?: readonly string[]
   /** JS: `module.exports` / `exports` objects exist in every module */
@@ -197,10 +202,20 @@ export type Condition =
   | { readonly keyword: string; readonly equals: string | number | boolean | null; readonly optionsIndex?: number }
   /** the file imports one of these modules (or names starting with them) */
   | { readonly imports: readonly string[] }
-  /** the argument's source text matches this regular expression */
-  | { readonly argText: { readonly index?: number; readonly keyword?: string; readonly matches: string } }
+  /**
+   * the argument's declared type or qualified name (`ZipInputStream zip`), else its source text
+   * (`req.getInputStream()`), matches; `absent`: does not (an argument that is a stream, not a path)
+   */
+  | { readonly argType: { readonly index: number; readonly matches: string; readonly absent?: boolean } }
+  /** the argument's source text matches this regular expression (`orMissing`: or there is no such argument) */
+  | { readonly argText: { readonly index?: number; readonly keyword?: string; readonly matches: string; readonly orMissing?: boolean } }
   /** the enclosing function or its file mentions one of these texts (hardened parser set-up) */
   | { readonly mentions: readonly string[] }
+  /**
+   * the nearest dependency manifest declares `name` with a version range starting at or above
+   * major `atLeast` (manifests.ts); an undeclared dependency or unreadable range does not hold
+   */
+  | { readonly dependency: { readonly name: string; readonly atLeast: number } }
   /** the call has at least this many positional arguments */
   | { readonly minArgs: number }
   /** the options object at `optionsIndex` sets this key (`{ root: dir }`) */
@@ -345,6 +360,11 @@ export interface ViewSpec {
   readonly call: readonly string[]
   /** component (field, or getter method called without arguments) -> sink kinds it protects */
   readonly components: Readonly<Record<string, readonly SinkKind[]>>
+  /**
+   * the parser throws on malformed input (Java `new URI(s)` on spaces, CR/LF, control
+   * characters): where it returned, the input variable is clean for these kinds
+   */
+  readonly validates?: readonly SinkKind[]
 }
 
 /** What a configuration call says about an object: its parser refuses DTDs, or resolves external entities. */

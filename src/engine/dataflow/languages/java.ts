@@ -7,7 +7,7 @@
  */
 import type { LanguageSpec, NodeRule, SinkSpec, SourceSpec } from '../spec.ts'
 import { WEAK_HASHER } from '../passwords.ts'
-import { HOST_DECIDES, quoteEscapes, rejections } from './validation.ts'
+import { allowlistReplacements, credentialChecks, HOST_DECIDES, quoteEscapes, rejections } from './validation.ts'
 
 const ANNOTATIONS = { kinds: ['annotation', 'marker_annotation'], in: { kinds: ['modifiers'] } } as const
 const METHOD = { as: 'function', name: 'name', params: 'parameters', body: 'body', decorators: ANNOTATIONS, modifiers: { kinds: ['modifiers'] } } as const
@@ -128,6 +128,15 @@ const FIXED_URL = '^(?:[a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]+/|/(?!/))'
 const ACTIVE_ENV_NAMES = '(?:PATH|LD_[A-Z_]+|DYLD_[A-Z_]+|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|IFS|PYTHONPATH|PYTHONSTARTUP|NODE_OPTIONS|PERL5OPT|PERL5LIB|RUBYOPT|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|CLASSPATH)'
 /** A `NAME=value` entry whose fixed name is none of those. */
 const INERT_ENV_ENTRY = `^(?!${ACTIVE_ENV_NAMES}=)[A-Za-z_][A-Za-z0-9_]*=`
+/** What a stream argument looks like: its declared type, or the call that opened it. */
+const STREAM = String.raw`(?:Input|Output)Stream|[Ss]tream\(\)$`
+/** `Criteria.where("f")`, then bound values and further constant fields (`.is(v).and("g")`). */
+const CRITERIA_CHAIN = String.raw`^(?:Criteria|new Criteria\(\))\.where\("[^"$]*"\)(?:\s*\.(?:is|ne|lt|lte|gt|gte|in|nin|all|size|exists)\((?:[^()]|\([^()]*\))*\)|\s*\.and\("[^"$]*"\))*$`
+/**
+ * `"['" + v.replace("'", "''") + "']"`: a prefix opening a SpEL string literal (an odd number of
+ * apostrophes), one value with apostrophes doubled, and a suffix closing it.
+ */
+const SPEL_QUOTED = String.raw`^"[^"'\\]*(?:'[^"'\\]*'[^"'\\]*)*'"\s*\+\s*[A-Za-z_][\w.]*\.replace(?:All)?\(\s*"'"\s*,\s*"''"\s*\)\s*\+\s*"'[^"\\]*"$`
 const LOGGERS = '**.{logger,log,LOGGER,LOG,Logger,audit,AUDIT}.{info,warn,error,debug,trace,fatal}'
 
 const sinks: SinkSpec[] = [
@@ -146,6 +155,8 @@ const sinks: SinkSpec[] = [
   },
   { kind: 'nosql', call: ['**.{find,findOne,deleteMany,deleteOne,updateOne,updateMany,countDocuments}'], when: [{ imports: ['com.mongodb', 'org.bson'] }], args: [{ index: 0, shallow: true }], note: 'MongoDB query filter' },
   { kind: 'nosql', call: ['Filters.where', 'com.mongodb.client.model.Filters.where'], args: [{ index: 0 }], note: 'MongoDB $where code' },
+  // Spring Data MongoDB: a query document parsed from JSON text (`new BasicQuery("{ f: '" + v + "' }")`).
+  { kind: 'nosql', call: ['{BasicQuery,org.springframework.data.mongodb.core.query.BasicQuery}'], when: [{ imports: ['org.springframework.data.mongodb'] }], args: [{ index: 0 }, { index: 1 }], note: 'MongoDB query JSON' },
   // `exec(new String[] {"/opt/tool", arg})` runs a fixed program: only its first element counts.
   { kind: 'command', call: ['**.getRuntime().exec', 'Runtime.exec'], args: [{ index: 0, program: true }], note: 'OS command' },
   { kind: 'command', call: ['ProcessBuilder', 'java.lang.ProcessBuilder', '**.command'], args: [{ index: 0, program: true }], note: 'program to run' },
@@ -158,7 +169,8 @@ const sinks: SinkSpec[] = [
   { kind: 'command', call: ['**.environment().putAll'], args: [{ index: 0 }], note: 'environment of the process' },
   { kind: 'command', call: ['ProcessBuilder'], when: [{ argText: { index: 0, matches: '^"(?:/bin/)?(?:ba|z)?sh"$|^"cmd(?:\\.exe)?"$' } }], args: [{ index: 2 }], note: 'shell command' },
   { kind: 'code', call: ['**.eval'], when: [{ imports: ['javax.script', 'jdk.nashorn', 'org.graalvm'] }], args: [{ index: 0 }], note: 'script to evaluate', sources: ['remote', 'local'] },
-  { kind: 'code', call: ['**.parseExpression'], when: [{ imports: ['org.springframework.expression'] }], args: [{ index: 0 }], cwe: 'CWE-917', note: 'expression to evaluate' },
+  // A value with its apostrophes doubled, placed inside a SpEL string literal, cannot leave it.
+  { kind: 'code', call: ['**.parseExpression'], when: [{ imports: ['org.springframework.expression'] }], safeWhen: [{ argText: { index: 0, matches: SPEL_QUOTED } }], args: [{ index: 0 }], cwe: 'CWE-917', note: 'expression to evaluate' },
   { kind: 'code', call: ['**.{evaluate,parse}'], when: [{ imports: ['groovy.lang'] }], args: [{ index: 0 }], cwe: 'CWE-94', note: 'script to evaluate' },
   { kind: 'template', call: ['Velocity.evaluate', '**.evaluate'], when: [{ imports: ['org.apache.velocity'] }], args: [{ index: 3 }], note: 'template source' },
   { kind: 'template', call: ['Template', 'freemarker.template.Template'], when: [{ imports: ['freemarker'] }], args: [{ index: 1 }], note: 'template source' },
@@ -171,10 +183,14 @@ const sinks: SinkSpec[] = [
   },
   {
     kind: 'path',
-    call: ['Files.{readString,readAllBytes,readAllLines,lines,newInputStream,newOutputStream,newBufferedReader,newBufferedWriter,write,writeString,delete,deleteIfExists,copy,move,createFile,createDirectories,list,walk}'],
+    call: ['Files.{readString,readAllBytes,readAllLines,lines,newInputStream,newOutputStream,newBufferedReader,newBufferedWriter,write,writeString,delete,deleteIfExists,move,createFile,createDirectories,list,walk}'],
     args: [{ index: 0 }],
     note: 'file path',
   },
+  // `Files.copy(InputStream, Path)` / `(Path, OutputStream)` / `(Path, Path)`: each Path is a file
+  // name; a stream argument is the data copied.
+  { kind: 'path', call: ['Files.copy'], when: [{ argType: { index: 0, matches: STREAM, absent: true } }], args: [{ index: 0 }], note: 'file path' },
+  { kind: 'path', call: ['Files.{copy,move}'], when: [{ argType: { index: 1, matches: STREAM, absent: true } }], args: [{ index: 1 }], note: 'file path' },
   { kind: 'url', call: ['URL', 'java.net.URL', 'HttpRequest.newBuilder', '**.uri', 'WebClient.create'], when: [{ imports: ['java.net', 'org.springframework.web'] }], args: [{ index: 0 }], note: 'request URL', safePrefix: FIXED_URL },
   { kind: 'url', call: ['**.{getForObject,getForEntity,postForObject,postForEntity,exchange,execute}'], when: [{ imports: ['org.springframework.web.client'] }], args: [{ index: 0 }], note: 'request URL', safePrefix: FIXED_URL },
   { kind: 'redirect', call: ['**.sendRedirect', 'RedirectView'], args: [{ index: 0 }], note: 'redirect target', safePrefix: FIXED_URL },
@@ -199,6 +215,10 @@ const sinks: SinkSpec[] = [
     note: 'XML document',
   },
   { kind: 'header', call: ['**.{setHeader,addHeader}'], args: [{ index: 1 }], note: 'response header value', sources: ['remote'] },
+  // Spring: `ResponseEntity.ok().header(name, values...)`, `HttpHeaders.add/set(name, value)`; as
+  // for servlets, whether CR/LF reach the client is the container's choice, so the value counts.
+  { kind: 'header', call: ['**.header'], when: [{ imports: ['org.springframework.http'] }, { minArgs: 2 }], note: 'response header', sources: ['remote'] },
+  { kind: 'header', call: ['{HttpHeaders,HttpHeaders(),org.springframework.http.HttpHeaders,org.springframework.http.HttpHeaders()}.{add,set}'], args: [{ index: 1 }], note: 'response header value', sources: ['remote'] },
   { kind: 'header', call: ['Cookie', 'javax.servlet.http.Cookie', 'jakarta.servlet.http.Cookie'], args: [{ index: 1 }], note: 'cookie value', sources: ['remote'] },
   // The attribute's name as well as its value: a caller-chosen name overwrites what other code trusts.
   { kind: 'session', call: ['**.{session,httpSession,getSession()}.{setAttribute,putValue}', 'HttpSession.{setAttribute,putValue}'], args: [{ index: 0 }, { index: 1 }], note: 'session attribute', sources: ['remote'] },
@@ -219,6 +239,8 @@ export const JAVA_SPEC: LanguageSpec = {
     nodes,
     decoratorKinds: ['annotation', 'marker_annotation'],
     implicitThis: true,
+    // A `char` can be a quote: only numbers and booleans.
+    scalarTypes: ['int', 'long', 'short', 'byte', 'double', 'float', 'boolean', 'Integer', 'Long', 'Short', 'Byte', 'Double', 'Float', 'Boolean', 'BigDecimal', 'BigInteger', 'UUID'],
     moduleResolution: 'java',
     operators: {
       and: ['&&'],
@@ -244,10 +266,16 @@ export const JAVA_SPEC: LanguageSpec = {
     { call: ['**.enquoteLiteral', '**.encodeForSQL'], cleans: ['sql'], note: 'SQL escaping' },
     { call: ['LdapEncoder.filterEncode', '**.filterEncode', '**.encodeForLDAP'], cleans: ['ldap'], note: 'LDAP filter escaping' },
     { call: ['Filters.{eq,ne,gt,gte,lt,lte,in,nin,and,or,regex}', 'Document', 'BasicDBObject'], cleans: ['nosql'], when: [{ argText: { index: 0, matches: '^"[^$]' } }], note: 'typed query filter' },
+    // Spring Data `Criteria.where("field").is(value)`: values are bound into a typed document, never
+    // parsed; only constant field names (no `$`) along the chain.
+    { call: ['**.{is,ne,lt,lte,gt,gte,in,nin,all,size,exists}'], cleans: ['nosql'], when: [{ receiverText: CRITERIA_CHAIN }], note: 'typed query criteria' },
     { call: ['**.{replaceAll,replace}'], cleans: ['header', 'log'], when: [{ argText: { index: 0, matches: '\\\\r|\\\\n' } }], note: 'CR/LF removal' },
     { call: ['**.encodeForOS'], cleans: ['command'], note: 'shell escaping' },
     { call: ['**.encodeForXPath'], cleans: ['xpath'], note: 'XPath escaping' },
     ...quoteEscapes(['**.{replace,replaceAll}']),
+    ...allowlistReplacements(['**.replaceAll']),
+    // Claims of a token whose signature was checked (JJWT, auth0 java-jwt) were issued by the server.
+    { call: ['**.{parseClaimsJws,parseSignedClaims}', 'JWT.require().build().verify', 'JWTVerifier.verify'], cleans: ['session'], note: 'signature-verified token' },
   ],
   markers: [{ call: ['**.{normalize,toRealPath,getCanonicalPath,getCanonicalFile,toAbsolutePath}'], marks: 'normalized-path', note: 'path normalization' }],
   guards: [
@@ -257,6 +285,7 @@ export const JAVA_SPEC: LanguageSpec = {
     { call: ['Pattern.matches'], subject: { arg: 1 }, cleans: 'all', note: 'format validation' },
     { call: ['**.matcher().matches'], subject: { receiverArg: 0 }, cleans: 'all', note: 'format validation' },
     { call: ['StringUtils.{isNumeric,isAlphanumeric,isAlpha}', 'NumberUtils.{isDigits,isCreatable}'], subject: { arg: 0 }, cleans: 'all', note: 'format validation' },
+    ...credentialChecks(),
   ],
   semantics: {
     noReturn: ['System.exit'],
@@ -270,8 +299,15 @@ export const JAVA_SPEC: LanguageSpec = {
     formatters: [
       { call: ['String.format', 'String.formatted'], template: 0, placeholder: '%' },
       { call: ['MessageFormat.format'], template: 0, placeholder: '{' },
+      // Spring's URI builder: the base URL given first stays the start of everything built from
+      // it (`.path(p)`, `.queryParam(k, v)` add path and query, never a host).
+      { call: ['{UriComponentsBuilder,org.springframework.web.util.UriComponentsBuilder}.{fromHttpUrl,fromUriString}'], template: 0, placeholder: '\u0000' },
+      { call: ['**.{path,pathSegment,queryParam,queryParams,replaceQueryParam,fragment,encode,build,buildAndExpand,expand,toUri,toUriString}'], template: 'receiver', placeholder: '\u0000' },
+      // `Paths.get(BASE, name)` joins every argument into the path (not a keyed read of `Paths`).
+      { call: ['{Paths,java.nio.file.Paths}.get', '{Path,java.nio.file.Path}.of'], template: 0, placeholder: '\u0000' },
     ],
-    views: [{ call: ['URI', 'java.net.URI', 'URI.create', 'java.net.URI.create'], components: { getHost: HOST_DECIDES, getAuthority: HOST_DECIDES } }],
+    // `new URI(s)` throws on spaces, CR/LF and other control characters.
+    views: [{ call: ['URI', 'java.net.URI', 'URI.create', 'java.net.URI.create'], components: { getHost: HOST_DECIDES, getAuthority: HOST_DECIDES }, validates: ['header', 'log'] }],
     // XML parser set-up that rules out external entities, on the factory or the parser itself.
     configurations: [
       { call: ['**.setFeature'], when: [{ argText: { index: 0, matches: 'disallow-doctype-decl' } }, { argText: { index: 1, matches: '^(?:true|Boolean\\.TRUE)$' } }], marks: 'hardened', on: 'receiver' },

@@ -5,7 +5,7 @@
  */
 import type { LanguageSpec, NodeRule, SinkSpec, SourceSpec } from '../spec.ts'
 import { WEAK_HASHER } from '../passwords.ts'
-import { HOST_DECIDES, quoteEscapes, rejections } from './validation.ts'
+import { allowlistReplacements, credentialChecks, HOST_DECIDES, quoteEscapes, rejections } from './validation.ts'
 
 const FUNCTION = { as: 'function', name: 'name', params: 'parameters', singleParam: 'parameter', body: 'body', decorators: 'decorator' } as const
 const PARAM = { as: 'param', target: 'pattern', type: 'type', default: 'value', decorators: 'decorator', property: { kinds: ['accessibility_modifier'] } } as const
@@ -229,12 +229,31 @@ const sinks: SinkSpec[] = [
   { kind: 'html', assign: ['**.ctx.body', '**.ctx.response.body'], note: 'HTTP response body' },
   { kind: 'ldap', call: ['**.search'], when: [{ imports: ['ldapjs'] }], args: [{ index: 1, field: 'filter' }, { index: 1, shallow: true }], note: 'LDAP search filter' },
   { kind: 'xpath', call: ['xpath.{select,select1,evaluate,parse,useNamespaces}', '**.evaluate'], when: [{ imports: ['xpath'] }], args: [{ index: 0 }], note: 'XPath expression' },
+  // libxmljs documents and their elements: `doc.get(expr)`, `doc.find(expr)`, `doc.root().find(expr)`.
+  {
+    kind: 'xpath',
+    call: ['{libxmljs,libxmljs2}.{parseXml,parseXmlString,parseHtml,parseHtmlString}().{get,find}', '{libxmljs,libxmljs2}.{parseXml,parseXmlString}().{root,get}().{get,find}'],
+    args: [{ index: 0 }],
+    note: 'XPath expression',
+  },
   {
     kind: 'deserialization',
-    call: ['node-serialize.unserialize', 'serialize-to-js.deserialize', 'funcster.deepDeserialize', 'cryo.parse', 'js-yaml.load'],
-    when: [{ imports: ['node-serialize', 'serialize-to-js', 'funcster', 'cryo', 'js-yaml'] }],
+    call: ['node-serialize.unserialize', 'serialize-to-js.deserialize', 'funcster.deepDeserialize', 'cryo.parse'],
+    when: [{ imports: ['node-serialize', 'serialize-to-js', 'funcster', 'cryo'] }],
     args: [{ index: 0 }],
     note: 'serialized data',
+    sources: ['remote', 'local'],
+  },
+  // js-yaml before 4 builds functions and regexps from tags in `load`; since 4 its default schema
+  // holds only data. The version is the repository's package.json (unknown: the old one); a schema
+  // extended with js-yaml-js-types (a file importing it and passing a schema) executes code in any version.
+  { kind: 'deserialization', call: ['js-yaml.{load,loadAll}'], when: [{ imports: ['js-yaml'] }], safeWhen: [{ dependency: { name: 'js-yaml', atLeast: 4 } }], args: [{ index: 0 }], note: 'YAML document', sources: ['remote', 'local'] },
+  {
+    kind: 'deserialization',
+    call: ['js-yaml.{load,loadAll}'],
+    when: [{ imports: ['js-yaml-js-types'] }, { dependency: { name: 'js-yaml', atLeast: 4 } }, { argText: { index: 1, matches: 'schema' } }],
+    args: [{ index: 0 }],
+    note: 'YAML document (schema with code types)',
     sources: ['remote', 'local'],
   },
   {
@@ -303,7 +322,17 @@ export const JAVASCRIPT_SPEC: LanguageSpec = {
     { call: ['**.{replace,replaceAll}'], cleans: ['header', 'log'], when: [{ argText: { index: 0, matches: '\\\\r|\\\\n' } }], note: 'CR/LF removal' },
     { call: ['JSON.stringify'], cleans: ['log', 'header'], note: 'JSON encoding' },
     { call: ['JSON.parse'], cleans: ['code'], note: 'data-only parsing' },
+    // Claims of a token whose signature was checked were issued by the server, not the caller
+    // (`jwt.decode` checks nothing and stays tainted), unless the options accept unsigned tokens
+    // or mix HMAC with public-key algorithms (the public key then forges HMAC signatures).
+    {
+      call: ['jsonwebtoken.verify', 'jose.jwtVerify', '**.jwtVerify'],
+      cleans: ['session'],
+      when: [{ argText: { index: 2, matches: String.raw`^(?![\s\S]*['"\`]none['"\`])(?![\s\S]*HS\d{3}[\s\S]*[REP]S\d{3})(?![\s\S]*[REP]S\d{3}[\s\S]*HS\d{3})`, orMissing: true } }],
+      note: 'signature-verified token',
+    },
     ...quoteEscapes(['**.{replace,replaceAll}']),
+    ...allowlistReplacements(['**.{replace,replaceAll}']),
   ],
   markers: [{ call: ['{path,node:path}.{resolve,normalize,join}', `${FS}.{realpath,realpathSync}`], marks: 'normalized-path', note: 'path normalization' }],
   guards: [
@@ -311,6 +340,7 @@ export const JAVASCRIPT_SPEC: LanguageSpec = {
     { call: ['**.startsWith'], subject: 'receiver', cleans: ['path'], requires: 'normalized-path', note: 'path containment check' },
     { call: ['validator.{isInt,isNumeric,isUUID,isEmail,isAlphanumeric,isAlpha,isMongoId,isBoolean,isDate,isHexadecimal}', 'Number.{isInteger,isSafeInteger,isFinite}', 'isFinite'], subject: { arg: 0 }, cleans: 'all', note: 'format validation' },
     { call: ['**.test'], subject: { arg: 0 }, cleans: 'all', when: [{ receiverText: '^/\\^.*\\$/[a-z]*$' }], note: 'format validation (anchored pattern)' },
+    ...credentialChecks(),
     // The anchored pattern kept in a constant (`const NAME = /^[a-z]+$/`).
     { call: ['**.test'], subject: { arg: 0 }, cleans: 'all', when: [{ receiverConstant: '^/\\^.*\\$/[a-z]*$' }], note: 'format validation (anchored pattern)' },
   ],
