@@ -24,6 +24,8 @@ export interface CallContext {
   /** the callee as written, for traces */
   readonly label: string
   readonly unit: FileUnit
+  /** the file declaring the receiver's library type when another file does (`Db.TPL` typed in Db.java): its imports count too */
+  readonly typeUnit?: FileUnit | null
 }
 
 /** The field that holds a configuration mark (not a name any program can write). */
@@ -62,7 +64,7 @@ export function conditionsHold(conditions: readonly Condition[], context: CallCo
 }
 
 export function conditionHolds(condition: Condition, context: CallContext): boolean {
-  if ('imports' in condition) return context.unit.importsAny(condition.imports)
+  if ('imports' in condition) return context.unit.importsAny(condition.imports) || (context.typeUnit?.importsAny(condition.imports) ?? false)
   if ('mentions' in condition) return context.unit.mentionsAny(condition.mentions)
   if ('dependency' in condition) {
     const range = context.unit.manifests?.versionFor(context.unit.path, condition.dependency.name)

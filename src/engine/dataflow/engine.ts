@@ -345,6 +345,19 @@ export class Engine {
     return null
   }
 
+  /** The class (itself or a superclass) whose body declares a field: its file gives the field's type a meaning. */
+  fieldOwner(cls: ClassDef, name: string, depth = 0): ClassDef | null {
+    if (cls.fields.has(name)) return cls
+    if (depth > 5) return null
+    const unit = this.program.unit(cls.path)
+    for (const superName of cls.superclasses) {
+      const superclass = unit ? this.classByName(unit, superName) : null
+      const found = superclass ? this.fieldOwner(superclass, name, depth + 1) : null
+      if (found) return found
+    }
+    return null
+  }
+
   /** The single class of the program that implements an interface (Spring services). */
   private implementationOf(cls: ClassDef): ClassDef | null {
     const known = this.implementations.get(cls.id)

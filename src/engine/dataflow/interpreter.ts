@@ -181,11 +181,12 @@ export class FunctionRun {
     })
   }
 
-  private typed(value: Val, type: string): Val {
+  /** `path`: the file the type is written in (a field's declaring file): its imports name the type. */
+  private typed(value: Val, type: string, path = this.unit.path): Val {
     // A number or boolean carries no text: clean for every injection kind (a guessable draw stays guessable).
     const site = this.syntax.scalarTypes?.includes(type) ? (value.facts[0]?.steps.at(-1)?.site ?? this.fn?.site) : undefined
     if (site) return cleaned(value, sinkKindsMask('all'), { site, note: `declared ${type}` })
-    return { ...value, ref: value.ref ?? { t: 'type', name: type, path: this.unit.path }, qname: value.qname ?? type }
+    return { ...value, ref: value.ref ?? { t: 'type', name: type, path }, qname: value.qname ?? type }
   }
 
   // --- statements -------------------------------------------------------------------------
@@ -575,7 +576,7 @@ export class FunctionRun {
       // Spring injects `@Value("${key}")` fields from the repository's configuration.
       const injected = field && !value.choices ? springFieldValue(this.engine.program, cls.site.text, property) : null
       if (injected) value = { ...value, choices: injected }
-      if (field?.type) return this.typed(value, field.type)
+      if (field?.type) return this.typed(value, field.type, this.engine.fieldOwner(cls, property)?.path)
       return qname ? { ...value, qname: value.qname ?? qname } : value
     }
     const qualified = this.qualifiedJavaClass(object, property)
@@ -742,7 +743,7 @@ export class FunctionRun {
     const args = expr.args.map((arg) => ({ arg, value: this.eval(arg.value, state) }))
     const written = pathOf(callee)
     const names = [calleeValue.qname, written]
-    const context: CallContext = { expr, args, receiver, names, label: written ?? calleeValue.qname ?? 'call', unit: this.unit }
+    const context: CallContext = { expr, args, receiver, names, label: written ?? calleeValue.qname ?? 'call', unit: this.unit, typeUnit: this.libraryTypeUnit(receiver) }
     const loaded = this.loadModule(context)
     if (loaded) return loaded
     this.checkSecretArguments(context)
@@ -769,6 +770,16 @@ export class FunctionRun {
     const configured = catalog.configurations.mayMatch(last) ? this.configure(context, state, result) : result
     const read = configRead(this.engine.program, context, configured) ?? configured
     return passwordCallResult(context, read, (arg) => this.foldedEval(arg, state))
+  }
+
+  /**
+   * The other file whose declaration typed the receiver (`Db.TPL`, `this.db.tpl`: a field declared
+   * in Db.java) when that type is not a project class: that file's imports say which library it is.
+   */
+  private libraryTypeUnit(receiver: Val | null): FileUnit | null {
+    const ref = receiver?.ref
+    if (ref?.t !== 'type' || ref.path === this.unit.path || this.resolveType(ref.name, ref.path)) return null
+    return this.engine.program.unit(ref.path)
   }
 
   /** A string method or conversion of known constants (`"ABC".charAt(1)`, `String.valueOf(3)`): its constant. */
