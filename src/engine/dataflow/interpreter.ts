@@ -570,8 +570,11 @@ export class FunctionRun {
       const known = object.fields?.get(property)
       if (known) return known
       const field = this.engine.findField(cls, property)
-      // Static fields initialized with a literal are constants (`static final boolean DEBUG = false`).
-      if (field?.isStatic && field.init?.t === 'literal') return constantVal(field.init.value)
+      // Static fields initialized with a literal are constants (`static final boolean DEBUG = false`);
+      // in Python and JavaScript a class attribute is only the default of an instance's own
+      // (`formula: str = "..."` on a pydantic model), so data the instance carries wins.
+      const perInstance = this.syntax.moduleResolution !== 'java' && object.facts.length > 0
+      if (field?.isStatic && field.init?.t === 'literal' && !perInstance) return constantVal(field.init.value)
       let value = readField(object, property)
       // Spring injects `@Value("${key}")` fields from the repository's configuration.
       const injected = field && !value.choices ? springFieldValue(this.engine.program, cls.site.text, property) : null
