@@ -16,7 +16,7 @@ import { buildFinding, fingerprintOf, normalizeMatchedText, occurrenceIndexes } 
 import { argFor } from './call-context.ts'
 import type { CallContext } from './call-context.ts'
 import type { Engine } from './engine.ts'
-import { GlobIndex, lastSegment } from './glob.ts'
+import { indexByLanguage, lastSegment } from './glob.ts'
 import type { Expr, Site } from './ir.ts'
 import type { Program } from './program.ts'
 import type { FileTexts } from './report.ts'
@@ -148,17 +148,7 @@ const CONFIG_READERS: Record<string, readonly ConfigReader[]> = {
   javascript: [],
 }
 
-const readerIndexes = new Map<string, GlobIndex<ConfigReader>>()
-
-function readerIndex(language: string): GlobIndex<ConfigReader> {
-  let index = readerIndexes.get(language)
-  if (!index) {
-    index = new GlobIndex<ConfigReader>()
-    for (const reader of CONFIG_READERS[language] ?? []) index.add(reader.call, reader)
-    readerIndexes.set(language, index)
-  }
-  return index
-}
+const readerIndex = indexByLanguage(CONFIG_READERS, (reader) => reader.call)
 
 /**
  * The value of a library call that reads a configuration key with a known name: what the
@@ -254,17 +244,7 @@ function weakness(kind: AlgorithmKind, name: string): string | null {
   }
 }
 
-const apiIndexes = new Map<string, GlobIndex<AlgorithmApi>>()
-
-function apiIndex(language: string): GlobIndex<AlgorithmApi> {
-  let index = apiIndexes.get(language)
-  if (!index) {
-    index = new GlobIndex<AlgorithmApi>()
-    for (const api of ALGORITHM_APIS[language] ?? []) index.add(api.call, api)
-    apiIndexes.set(language, index)
-  }
-  return index
-}
+const apiIndex = indexByLanguage(ALGORITHM_APIS, (api) => api.call)
 
 /** Words one of which a file must contain to call an algorithm factory. */
 const ALGORITHM_WORDS: Record<string, readonly string[]> = {

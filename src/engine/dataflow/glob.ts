@@ -84,3 +84,20 @@ export class GlobIndex<T> {
     return this.wildcard.length > 0 || this.byLast.has(last)
   }
 }
+
+/**
+ * Per-language lookup tables kept beside the language specs (`{ java: [...], python: [...] }`):
+ * a function giving each language's index, built on first use.
+ */
+export function indexByLanguage<T>(table: Readonly<Record<string, readonly T[]>>, globsOf: (entry: T) => readonly string[]): (language: string) => GlobIndex<T> {
+  const indexes = new Map<string, GlobIndex<T>>()
+  return (language) => {
+    let index = indexes.get(language)
+    if (!index) {
+      index = new GlobIndex<T>()
+      for (const entry of table[language] ?? []) index.add(globsOf(entry), entry)
+      indexes.set(language, index)
+    }
+    return index
+  }
+}

@@ -15,7 +15,7 @@
  */
 import type { CallContext } from './call-context.ts'
 import { weakHashCreated } from './crypto.ts'
-import { GlobIndex, lastSegment } from './glob.ts'
+import { indexByLanguage, lastSegment } from './glob.ts'
 import type { Expr, Site } from './ir.ts'
 import { SOURCE_KIND_INFO } from './kinds.ts'
 import { join, sourceFact, val } from './values.ts'
@@ -70,17 +70,7 @@ const FIXED_WEAK_FACTORIES: Record<string, readonly string[]> = {
   javascript: [],
 }
 
-const factoryIndexes = new Map<string, GlobIndex<true>>()
-
-function factoryIndex(language: string): GlobIndex<true> {
-  let index = factoryIndexes.get(language)
-  if (!index) {
-    index = new GlobIndex<true>()
-    index.add(FIXED_WEAK_FACTORIES[language] ?? [], true)
-    factoryIndexes.set(language, index)
-  }
-  return index
-}
+const factoryIndex = indexByLanguage(FIXED_WEAK_FACTORIES, (glob) => [glob])
 
 /**
  * The result of a library call, seen as a password or a hash object: a named getter whose first
