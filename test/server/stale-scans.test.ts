@@ -21,12 +21,15 @@ const app = useTestApp({ heartbeatTimeoutSeconds: 5 })
 async function runningScan(orm: MikroORM, caller: Principal, options: { heartbeatAgoSeconds: number; attempts: number; lockedBy: string }) {
   const repository = await makeRepository(orm, { orgId: caller.orgId })
   const since = new Date(Date.now() - options.heartbeatAgoSeconds * 1000)
-  const scan = await makeScan(orm, repository, { status: 'running', startedAt: since, heartbeatAt: since })
+  // The scan's heartbeat goes stale last, once its job is in place: the stale-scan check runs
+  // all along and would otherwise find a stale scan without a job.
+  const scan = await makeScan(orm, repository, { status: 'running', startedAt: since, heartbeatAt: new Date(Date.now() + 600_000) })
   const connection = orm.em.getConnection()
   await connection.execute(`update repositories set last_scan_id = ?, last_scan_status = 'running' where id = ?`, [scan.id, repository.id])
   await connection.execute(`select graphile_worker.add_job('run_scan', ?::json, max_attempts := 3, job_key := ?)`, [JSON.stringify({ scanId: scan.id, orgId: caller.orgId }), scan.id])
   // what a worker taking the job does: count the attempt and lock it
   await connection.execute(`update graphile_worker._private_jobs set attempts = ?, locked_at = now() - interval '10 minutes', locked_by = ? where key = ?`, [options.attempts, options.lockedBy, scan.id])
+  await connection.execute(`update scans set heartbeat_at = ? where id = ?`, [since, scan.id])
   return { scan, repository }
 }
 
