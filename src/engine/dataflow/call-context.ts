@@ -90,6 +90,11 @@ export function conditionHolds(condition: Condition, context: CallContext): bool
     const constant = context.receiver?.constant
     return typeof constant === 'string' && regex(condition.receiverConstant).test(constant)
   }
+  if ('receiverType' in condition) {
+    const receiver = context.receiver
+    const typed = receiver?.ref?.t === 'type' ? receiver.ref.name : receiver?.qname
+    return typeof typed === 'string' && regex(condition.receiverType).test(typed)
+  }
   if ('argType' in condition) {
     const found = argFor({ index: condition.argType.index }, context)
     if (found === undefined) return false

@@ -46,6 +46,7 @@ export class Catalog {
   readonly collectionReads = new GlobIndex<{ key: number }>()
   readonly formatters = new GlobIndex<{ template: 'receiver' | number; placeholder: string }>()
   readonly opaqueCallbacks = new GlobIndex<true>()
+  readonly mappers = new GlobIndex<true>()
   readonly rejectionCalls = new GlobIndex<CompiledRejection>()
   readonly rejectionOperators = new Map<string, CompiledRejection[]>()
   readonly views = new GlobIndex<ViewSpec>()
@@ -77,6 +78,7 @@ export class Catalog {
     for (const read of semantics.collectionReads ?? []) this.collectionReads.add(read.call, read)
     for (const formatter of semantics.formatters ?? []) this.formatters.add(formatter.call, formatter)
     if (semantics.opaqueCallbacks) this.opaqueCallbacks.add(semantics.opaqueCallbacks, true)
+    if (semantics.mappers) this.mappers.add(semantics.mappers, true)
     for (const view of semantics.views ?? []) this.views.add(view.call, view)
     for (const rejection of spec.rejections ?? []) {
       const compiled = { spec: rejection, mask: sinkKindsMask(rejection.cleans), needle: new RegExp(rejection.needle) }

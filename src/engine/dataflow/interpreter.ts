@@ -1097,7 +1097,9 @@ export class FunctionRun {
       if (arg.value.t !== 'function' || value.ref?.t !== 'function') continue
       const input = context.receiver && !opaque ? readAny(context.receiver) : CLEAN
       const returned = this.runInline(value.ref.fn, null, (index) => (index < 2 ? input : CLEAN), state)
-      if (returned) result = join(result, returned)
+      // `list.map(fn)` holds what fn returned, not the elements it was given (escaped words).
+      if (returned && !consumed && this.catalog.mappers.match(context.names).length > 0) result = { ...result, facts: deepFacts(returned) }
+      else if (returned) result = join(result, returned)
     }
     return result
   }

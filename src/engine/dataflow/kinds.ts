@@ -24,6 +24,7 @@ export const SINK_KINDS = [
   'log',
   'randomness',
   'weak-hash',
+  'regex',
 ] as const
 export type SinkKind = (typeof SINK_KINDS)[number]
 
@@ -227,6 +228,16 @@ export const SINK_KIND_INFO: Record<SinkKind, SinkKindInfo> = {
     cvss: 7.5,
     owasp: 'A02:2021 - Cryptographic Failures',
     remediation: 'Hash passwords with a slow, salted password hash (bcrypt, scrypt, Argon2 or PBKDF2 with many iterations); never with MD5 or SHA-1.',
+  },
+  regex: {
+    category: 'redos',
+    cwe: 'CWE-1333',
+    noun: 'a regular expression pattern',
+    title: 'Regular expression injection: untrusted data used as a regex pattern (ReDoS)',
+    severity: 'medium',
+    cvss: 5.3,
+    owasp: 'A05:2021 - Security Misconfiguration',
+    remediation: 'Never compile untrusted text as a pattern: escape it (re.escape, Pattern.quote, escape-string-regexp) to match it literally, or use plain string search (includes, indexOf, in).',
   },
 }
 

@@ -228,6 +228,8 @@ export type Condition =
   | { readonly receiverSource: readonly SourceKind[] }
   /** the receiver's known constant value matches (a regex literal kept in a constant: `NAME.test(x)`) */
   | { readonly receiverConstant: string }
+  /** the receiver's declared type or qualified name matches (a `Pattern` field's `split(input)`, not a String's) */
+  | { readonly receiverType: string }
   /** the receiver (or the argument at `index` / `keyword`) was configured so (`ConfigurationSpec`); `absent`: was not */
   | { readonly marked: ConfigMark; readonly index?: number; readonly keyword?: string; readonly absent?: boolean }
 
@@ -393,6 +395,8 @@ export interface SemanticsSpec {
   readonly collectionReads?: ReadonlyArray<{ readonly call: readonly string[]; readonly key: number }>
   /** calls whose callbacks do not receive the receiver's data (`promise.catch`, `emitter.on`) */
   readonly opaqueCallbacks?: readonly string[]
+  /** calls whose result holds only what their callback returns for each element (`list.map(fn)`) */
+  readonly mappers?: readonly string[]
   /** calls that fill a template (`"x{}".format(a)`, `String.format("x%s", a)`): the result starts like it */
   readonly formatters?: ReadonlyArray<{ readonly call: readonly string[]; readonly template: 'receiver' | number; readonly placeholder: string }>
   /** parsers whose result is a view of their first argument (see ViewSpec) */

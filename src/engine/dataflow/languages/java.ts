@@ -137,6 +137,8 @@ const CRITERIA_CHAIN = String.raw`^(?:Criteria|new Criteria\(\))\.where\("[^"$]*
  * apostrophes), one value with apostrophes doubled, and a suffix closing it.
  */
 const SPEL_QUOTED = String.raw`^"[^"'\\]*(?:'[^"'\\]*'[^"'\\]*)*'"\s*\+\s*[A-Za-z_][\w.]*\.replace(?:All)?\(\s*"'"\s*,\s*"''"\s*\)\s*\+\s*"'[^"\\]*"$`
+/** Receivers that are a class (a static method), a Splitter or a compiled Pattern, not a String. */
+const STRING_REGEX_NOT_RECEIVER = String.raw`^(?:[a-z_][\w]*\.)*[A-Z][a-z]\w*$|Splitter|Pattern\.compile|[Pp]attern$`
 const LOGGERS = '**.{logger,log,LOGGER,LOG,Logger,audit,AUDIT}.{info,warn,error,debug,trace,fatal}'
 
 const sinks: SinkSpec[] = [
@@ -230,6 +232,18 @@ const sinks: SinkSpec[] = [
   // Passwords (passwords.ts) given to a broken hash: a digest object of MD5/SHA-1, or a helper.
   { kind: 'weak-hash', call: [`${WEAK_HASHER}.{update,digest,hashString,hashBytes,hashUnencodedChars,putString,putBytes}`], note: 'hashed data', sources: ['password'] },
   { kind: 'weak-hash', call: ['**.DigestUtils.{md5,md5Hex,sha1,sha1Hex,sha,shaHex,md5DigestAsHex,md5Digest}'], args: [{ index: 0 }], note: 'hashed data', sources: ['password'] },
+  // A pattern compiled from untrusted text (nested quantifiers: exponential matching time).
+  { kind: 'regex', call: ['{Pattern,java.util.regex.Pattern}.{compile,matches}'], args: [{ index: 0 }], note: 'regular expression pattern' },
+  // String's regex methods take the pattern first; not a class's static split (StringUtils,
+  // which splits on literal text), Guava's Splitter, or a compiled Pattern's split(input).
+  {
+    kind: 'regex',
+    call: ['**.{matches,replaceAll,replaceFirst,split}'],
+    when: [{ method: true }],
+    safeWhen: [{ receiverText: STRING_REGEX_NOT_RECEIVER }, { receiverType: '(?:^|\\.)(?:Pattern|Splitter|Matcher)\\b' }, { imports: ['com.google.common.base.Splitter'] }],
+    args: [{ index: 0 }],
+    note: 'regular expression pattern',
+  },
 ]
 
 export const JAVA_SPEC: LanguageSpec = {
@@ -272,6 +286,7 @@ export const JAVA_SPEC: LanguageSpec = {
     { call: ['**.{replaceAll,replace}'], cleans: ['header', 'log'], when: [{ argText: { index: 0, matches: '\\\\r|\\\\n' } }], note: 'CR/LF removal' },
     { call: ['**.encodeForOS'], cleans: ['command'], note: 'shell escaping' },
     { call: ['**.encodeForXPath'], cleans: ['xpath'], note: 'XPath escaping' },
+    { call: ['Pattern.quote', 'java.util.regex.Pattern.quote'], cleans: ['regex'], note: 'regex metacharacters quoted' },
     ...quoteEscapes(['**.{replace,replaceAll}']),
     ...allowlistReplacements(['**.replaceAll']),
     // Claims of a token whose signature was checked (JJWT, auth0 java-jwt) were issued by the server.

@@ -156,6 +156,12 @@ const FS = '{fs,node:fs,fs-extra,fs/promises,node:fs/promises,fs.promises}'
 const NOSQL_FILTER = [{ index: 0, shallow: true }, { index: 0, field: '$where' }, { index: 0, structuredFields: true }]
 const FIXED_URL = '^(?:[a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]+/|/(?!/))'
 const LOG_METHODS = '{log,info,warn,error,debug,trace,fatal}'
+/**
+ * `s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')`: a global class holding the quantifier and grouping
+ * metacharacters, each match replaced by itself behind a backslash (the MDN escapeRegExp).
+ */
+const REGEX_METACHARACTER_CLASS = String.raw`^/\[(?=[^\]]*\*)(?=[^\]]*\+)(?=[^\]]*\?)(?=[^\]]*\()(?=[^\]]*\|).*\]/g[imsuy]*$`
+const REGEX_ESCAPE_REPLACEMENT = String.raw`^(['"${'`'}])\\\\\$&\1$`
 
 const sinks: SinkSpec[] = [
   {
@@ -280,6 +286,10 @@ const sinks: SinkSpec[] = [
     note: 'hashed data',
     sources: ['password'],
   },
+  // A pattern compiled from untrusted text (nested quantifiers: exponential matching time).
+  // match/search/matchAll turn a string argument into a RegExp; split/replace/includes do not.
+  { kind: 'regex', call: ['RegExp'], args: [{ index: 0 }], note: 'regular expression pattern' },
+  { kind: 'regex', call: ['**.{match,matchAll,search}'], when: [{ method: true }], safeWhen: [{ imports: ['ldapjs'] }], args: [{ index: 0, shallow: true }], note: 'regular expression pattern (a string argument is compiled)' },
 ]
 
 export const JAVASCRIPT_SPEC: LanguageSpec = {
@@ -322,6 +332,10 @@ export const JAVASCRIPT_SPEC: LanguageSpec = {
     { call: ['**.{replace,replaceAll}'], cleans: ['header', 'log'], when: [{ argText: { index: 0, matches: '\\\\r|\\\\n' } }], note: 'CR/LF removal' },
     { call: ['JSON.stringify'], cleans: ['log', 'header'], note: 'JSON encoding' },
     { call: ['JSON.parse'], cleans: ['code'], note: 'data-only parsing' },
+    { call: ['escape-string-regexp', '{lodash,_}.escapeRegExp', 'lodash.escaperegexp', 'lodash/escapeRegExp', 'escapeRegExp', 'escapeRegex', '**.escapeRegExp'], cleans: ['regex'], note: 'regex metacharacters escaped' },
+    { call: ['**.{replace,replaceAll}'], cleans: ['regex'], when: [{ argText: { index: 0, matches: REGEX_METACHARACTER_CLASS } }, { argText: { index: 1, matches: REGEX_ESCAPE_REPLACEMENT } }], note: 'regex metacharacters escaped' },
+    // A RegExp object (its pattern was checked where it was built) is no pattern text any more.
+    { call: ['RegExp'], cleans: ['regex'], note: 'compiled regular expression' },
     // Claims of a token whose signature was checked were issued by the server, not the caller
     // (`jwt.decode` checks nothing and stays tainted), unless the options accept unsigned tokens
     // or mix HMAC with public-key algorithms (the public key then forges HMAC signatures).
@@ -352,6 +366,7 @@ export const JAVASCRIPT_SPEC: LanguageSpec = {
       { call: ['**.set', '**.append'], key: 0, value: 1 },
     ],
     collectionReads: [{ call: ['**.get', '**.getAll'], key: 0 }],
+    mappers: ['**.{map,flatMap}'],
     opaqueCallbacks: ['**.{catch,finally,on,once,addListener,addEventListener}', 'setTimeout', 'setInterval', 'setImmediate', 'process.nextTick', 'queueMicrotask'],
     formatters: [
       { call: ['util.format', 'node:util.format'], template: 0, placeholder: '%' },

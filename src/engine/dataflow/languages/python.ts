@@ -320,6 +320,9 @@ const sinks: SinkSpec[] = [
   { kind: 'weak-hash', call: ['hashlib.{md5,sha1}', 'Crypto.Hash.{MD5,SHA1,SHA}.new'], args: [{ index: 0, keyword: 'data' }], safeWhen: [{ keyword: 'usedforsecurity', equals: false }], note: 'hashed data', sources: ['password'] },
   { kind: 'weak-hash', call: ['hashlib.new'], args: [{ index: 1, keyword: 'data' }], when: [{ argText: { index: 0, matches: '^["\']([Mm][Dd][45]|[Ss][Hh][Aa]1?)["\']$' } }], safeWhen: [{ keyword: 'usedforsecurity', equals: false }], note: 'hashed data', sources: ['password'] },
   { kind: 'weak-hash', call: [`${WEAK_HASHER}.update`], args: [{ index: 0 }], note: 'hashed data', sources: ['password'] },
+  // A pattern compiled from untrusted text: nested quantifiers make matching take exponential time.
+  { kind: 'regex', call: ['re.{compile,match,fullmatch,search,findall,finditer,sub,subn,split}'], args: [{ index: 0, keyword: 'pattern' }], note: 'regular expression pattern' },
+  { kind: 'regex', call: ['regex.{compile,match,fullmatch,search,findall,finditer,sub,subn,split}'], when: [{ imports: ['regex'] }], args: [{ index: 0, keyword: 'pattern' }], note: 'regular expression pattern' },
 ]
 
 export const PYTHON_SPEC: LanguageSpec = {
@@ -360,6 +363,7 @@ export const PYTHON_SPEC: LanguageSpec = {
     { call: ['json.loads', 'ast.literal_eval'], cleans: ['code'], note: 'data-only parsing' },
     ...quoteEscapes(['**.replace']),
     { call: ['str'], cleans: ['nosql'], note: 'a string carries no query operators' },
+    { call: ['re.escape', 'regex.escape'], cleans: ['regex'], note: 'regex metacharacters escaped' },
   ],
   markers: [{ call: ['os.path.realpath', 'os.path.abspath', 'os.path.normpath', '**.resolve', '**.absolute'], marks: 'normalized-path', note: 'path normalization' }],
   guards: [
