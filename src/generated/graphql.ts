@@ -5,7 +5,8 @@ import type { RepositorySummary as RepositorySummaryModel } from '../modules/sum
 import type { Scan as ScanModel, ScanLog as ScanLogModel, ScanStatus as ScanStatusModel, ScanType as ScanTypeModel, LogLevel as LogLevelModel } from '../modules/scans/scan.entity.ts';
 import type { IssueRecord as IssueRecordModel, IssueNoteRecord as IssueNoteRecordModel } from '../modules/issues/issue.records.ts';
 import type { Ruleset as RulesetModel } from '../modules/rulesets/ruleset.entity.ts';
-import type { SeverityLevel as SeverityLevelModel } from '../modules/issues/issue.entity.ts';
+import type { SeverityLevel as SeverityLevelModel, BaselineState as BaselineStateModel } from '../modules/issues/issue.entity.ts';
+import type { ScanComparison as ScanComparisonModel } from '../modules/scans/scan.service.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = T | null | undefined;
@@ -28,6 +29,16 @@ export type Scalars = {
    */
   Upload: { input: Promise<import("graphql-upload-minimal").FileUpload>; output: Promise<import("graphql-upload-minimal").FileUpload>; }
 };
+
+/**
+ * An issue against the previous completed scan of its repository when its scan stored it
+ * (REST `baseline_state`: new, unchanged). Every issue of a repository's first scan is NEW.
+ */
+export type BaselineState =
+  /** its fingerprint was not in the previous completed scan */
+  | 'new'
+  /** its fingerprint was in the previous completed scan (triage carried over from it) */
+  | 'unchanged';
 
 export type BulkUpdateIssuesInput = {
   exploitable?: InputMaybe<Scalars['Boolean']['input']>;
@@ -79,6 +90,7 @@ export type FalsePositiveFilter =
 /** A finding of a scan. */
 export type Issue = {
   __typename?: 'Issue';
+  baselineState: BaselineState;
   category: Scalars['String']['output'];
   codeSnippet: Maybe<Scalars['String']['output']>;
   columnEnd: Maybe<Scalars['Int']['output']>;
@@ -98,6 +110,11 @@ export type Issue = {
   filePath: Scalars['String']['output'];
   /** identity across scans: rule, path, normalized matched code and occurrence, never the line */
   fingerprint: Scalars['String']['output'];
+  /** when the fingerprint first appeared in the repository */
+  firstSeenAt: Scalars['DateTime']['output'];
+  /** the scan in which the fingerprint first appeared in the repository */
+  firstSeenScan: Scan;
+  firstSeenScanId: Scalars['ID']['output'];
   id: Scalars['ID']['output'];
   lineNumber: Scalars['Int']['output'];
   modelUsed: Maybe<Scalars['String']['output']>;
@@ -120,12 +137,15 @@ export type Issue = {
 };
 
 export type IssueFilter = {
+  baselineState?: InputMaybe<BaselineState>;
   category?: InputMaybe<Array<Scalars['String']['input']>>;
   createdAfter?: InputMaybe<Scalars['DateTime']['input']>;
   createdBefore?: InputMaybe<Scalars['DateTime']['input']>;
   falsePositive?: InputMaybe<FalsePositiveFilter>;
   /** partial match */
   filePath?: InputMaybe<Scalars['String']['input']>;
+  /** only issues of each repository's latest completed scan (the current state of the code); ANDed with scanId */
+  latest?: InputMaybe<Scalars['Boolean']['input']>;
   repoId?: InputMaybe<Scalars['ID']['input']>;
   scanId?: InputMaybe<Scalars['ID']['input']>;
   severity?: InputMaybe<Array<Severity>>;
@@ -239,6 +259,7 @@ export type Query = {
   issue: Issue;
   /** Issues of the caller's organization (active repositories only), newest first. */
   issues: IssuePage;
+  /** With latest: only issues of each repository's latest completed scan. */
   issuesSummary: IssuesSummary;
   /** The active repositories of the caller's organization, newest first. */
   repositories: Array<Repository>;
@@ -254,6 +275,8 @@ export type Query = {
   scanLogs: Array<ScanLog>;
   /** BAD_REQUEST unless the scan is completed */
   scanResults: ScanResults;
+  /** The SARIF 2.1.0 log of a completed scan (BAD_REQUEST otherwise), with each result's baselineState. */
+  scanSarif: Scalars['JSON']['output'];
   scanStatus: ScanStatusReport;
   scanTaskStatus: ScanTaskStatus;
   /** Scans of the caller's organization, newest first. orgId, when given, must be the caller's. */
@@ -270,6 +293,11 @@ export type QueryIssuesArgs = {
   filter: InputMaybe<IssueFilter>;
   page?: Scalars['Int']['input'];
   perPage?: Scalars['Int']['input'];
+};
+
+
+export type QueryIssuesSummaryArgs = {
+  latest?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 
@@ -302,6 +330,11 @@ export type QueryScanLogsArgs = {
 
 
 export type QueryScanResultsArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryScanSarifArgs = {
   id: Scalars['ID']['input'];
 };
 
@@ -388,6 +421,8 @@ export type Scan = {
   /** analyzers run by this scan (sast, secrets, dataflow) */
   activeModels: Array<Scalars['String']['output']>;
   branchName: Scalars['String']['output'];
+  /** the scan set against its base, the repository's previous completed scan; null until the scan completed */
+  comparison: Maybe<ScanComparison>;
   completedAt: Maybe<Scalars['DateTime']['output']>;
   createdAt: Scalars['DateTime']['output'];
   createdBy: Scalars['String']['output'];
@@ -407,6 +442,23 @@ export type Scan = {
   status: ScanStatus;
   taskId: Maybe<Scalars['String']['output']>;
   updatedAt: Scalars['DateTime']['output'];
+};
+
+/**
+ * What changed between a completed scan and its base, the latest completed scan of the repository
+ * created before it (by creation order) when the scan stored its findings.
+ */
+export type ScanComparison = {
+  __typename?: 'ScanComparison';
+  /** null for the repository's first completed scan */
+  base: Maybe<Scan>;
+  fixedCount: Scalars['Int']['output'];
+  /** the base's issues whose fingerprint this scan no longer has; empty for a first scan */
+  fixedIssues: Array<Issue>;
+  /** issues whose fingerprint the base did not have */
+  newCount: Scalars['Int']['output'];
+  /** issues whose fingerprint the base had */
+  unchangedCount: Scalars['Int']['output'];
 };
 
 export type ScanEvent = {
@@ -434,6 +486,9 @@ export type ScanLog = {
 
 export type ScanResults = {
   __typename?: 'ScanResults';
+  /** the issues of the scan's base whose fingerprints are absent from this scan */
+  fixedIssues: Array<Issue>;
+  /** each with its baselineState */
   issues: Array<Issue>;
   scanId: Scalars['ID']['output'];
   status: ScanStatus;
@@ -443,9 +498,14 @@ export type ScanResults = {
 export type ScanResultsSummary = {
   __typename?: 'ScanResultsSummary';
   falsePositiveCount: Scalars['Int']['output'];
+  /** issues of the base this scan no longer has */
+  fixedCount: Scalars['Int']['output'];
   issuesByCategory: Scalars['JSON']['output'];
   issuesBySeverity: Scalars['JSON']['output'];
+  /** issues new since the scan's base (all of them for a first scan) */
+  newCount: Scalars['Int']['output'];
   totalIssues: Scalars['Int']['output'];
+  unchangedCount: Scalars['Int']['output'];
 };
 
 /** queued -> running -> completed | failed, and queued | running -> stopped. */
@@ -629,6 +689,7 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  BaselineState: ResolverTypeWrapper<BaselineStateModel>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   BulkUpdateIssuesInput: BulkUpdateIssuesInput;
   BulkUpdateResult: ResolverTypeWrapper<Omit<BulkUpdateResult, 'updatedIssues'> & { updatedIssues: Array<ResolversTypes['Issue']> }>;
@@ -654,10 +715,11 @@ export type ResolversTypes = {
   RepositorySummaryList: ResolverTypeWrapper<Omit<RepositorySummaryList, 'summaries'> & { summaries: Array<ResolversTypes['RepositorySummary']> }>;
   Ruleset: ResolverTypeWrapper<RulesetModel>;
   Scan: ResolverTypeWrapper<ScanModel>;
+  ScanComparison: ResolverTypeWrapper<ScanComparisonModel>;
   ScanEvent: ResolverTypeWrapper<Omit<ScanEvent, 'scan'> & { scan: ResolversTypes['Scan'] }>;
   ScanEventKind: null;
   ScanLog: ResolverTypeWrapper<ScanLogModel>;
-  ScanResults: ResolverTypeWrapper<Omit<ScanResults, 'issues' | 'status'> & { issues: Array<ResolversTypes['Issue']>, status: ResolversTypes['ScanStatus'] }>;
+  ScanResults: ResolverTypeWrapper<Omit<ScanResults, 'fixedIssues' | 'issues' | 'status'> & { fixedIssues: Array<ResolversTypes['Issue']>, issues: Array<ResolversTypes['Issue']>, status: ResolversTypes['ScanStatus'] }>;
   ScanResultsSummary: ResolverTypeWrapper<ScanResultsSummary>;
   ScanStatus: ResolverTypeWrapper<ScanStatusModel>;
   ScanStatusReport: ResolverTypeWrapper<Omit<ScanStatusReport, 'status'> & { status: ResolversTypes['ScanStatus'] }>;
@@ -699,9 +761,10 @@ export type ResolversParentTypes = {
   RepositorySummaryList: Omit<RepositorySummaryList, 'summaries'> & { summaries: Array<ResolversParentTypes['RepositorySummary']> };
   Ruleset: RulesetModel;
   Scan: ScanModel;
+  ScanComparison: ScanComparisonModel;
   ScanEvent: Omit<ScanEvent, 'scan'> & { scan: ResolversParentTypes['Scan'] };
   ScanLog: ScanLogModel;
-  ScanResults: Omit<ScanResults, 'issues'> & { issues: Array<ResolversParentTypes['Issue']> };
+  ScanResults: Omit<ScanResults, 'fixedIssues' | 'issues'> & { fixedIssues: Array<ResolversParentTypes['Issue']>, issues: Array<ResolversParentTypes['Issue']> };
   ScanResultsSummary: ScanResultsSummary;
   ScanStatusReport: ScanStatusReport;
   ScanStopResult: ScanStopResult;
@@ -719,6 +782,8 @@ export type AuthDirectiveArgs = {
 };
 
 export type AuthDirectiveResolver<Result, Parent, ContextType = GraphQLContext, Args = AuthDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type BaselineStateResolvers = { NEW: 'new', UNCHANGED: 'unchanged' };
 
 export type BulkUpdateResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BulkUpdateResult'] = ResolversParentTypes['BulkUpdateResult']> = {
   failedCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -739,6 +804,7 @@ export type FailedIssueResolvers<ContextType = GraphQLContext, ParentType extend
 export type FalsePositiveFilterResolvers = { NO: 'no', REVIEW: 'review', YES: 'yes' };
 
 export type IssueResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Issue'] = ResolversParentTypes['Issue']> = {
+  baselineState?: Resolver<ResolversTypes['BaselineState'], ParentType, ContextType>;
   category?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   codeSnippet?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   columnEnd?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
@@ -756,6 +822,9 @@ export type IssueResolvers<ContextType = GraphQLContext, ParentType extends Reso
   falsePositive?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   filePath?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   fingerprint?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  firstSeenAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  firstSeenScan?: Resolver<ResolversTypes['Scan'], ParentType, ContextType>;
+  firstSeenScanId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   lineNumber?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   modelUsed?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -822,7 +891,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   issue?: Resolver<ResolversTypes['Issue'], ParentType, ContextType, RequireFields<QueryIssueArgs, 'id'>>;
   issues?: Resolver<ResolversTypes['IssuePage'], ParentType, ContextType, RequireFields<QueryIssuesArgs, 'page' | 'perPage'>>;
-  issuesSummary?: Resolver<ResolversTypes['IssuesSummary'], ParentType, ContextType>;
+  issuesSummary?: Resolver<ResolversTypes['IssuesSummary'], ParentType, ContextType, RequireFields<QueryIssuesSummaryArgs, 'latest'>>;
   repositories?: Resolver<Array<ResolversTypes['Repository']>, ParentType, ContextType>;
   repositoryIssues?: Resolver<ResolversTypes['IssuePage'], ParentType, ContextType, RequireFields<QueryRepositoryIssuesArgs, 'page' | 'perPage' | 'repoId'>>;
   repositorySummaries?: Resolver<ResolversTypes['RepositorySummaryList'], ParentType, ContextType>;
@@ -832,6 +901,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   scan?: Resolver<ResolversTypes['Scan'], ParentType, ContextType, RequireFields<QueryScanArgs, 'id'>>;
   scanLogs?: Resolver<Array<ResolversTypes['ScanLog']>, ParentType, ContextType, RequireFields<QueryScanLogsArgs, 'id'>>;
   scanResults?: Resolver<ResolversTypes['ScanResults'], ParentType, ContextType, RequireFields<QueryScanResultsArgs, 'id'>>;
+  scanSarif?: Resolver<ResolversTypes['JSON'], ParentType, ContextType, RequireFields<QueryScanSarifArgs, 'id'>>;
   scanStatus?: Resolver<ResolversTypes['ScanStatusReport'], ParentType, ContextType, RequireFields<QueryScanStatusArgs, 'id'>>;
   scanTaskStatus?: Resolver<ResolversTypes['ScanTaskStatus'], ParentType, ContextType, RequireFields<QueryScanTaskStatusArgs, 'id'>>;
   scans?: Resolver<Array<ResolversTypes['Scan']>, ParentType, ContextType, RequireFields<QueryScansArgs, 'limit' | 'offset'>>;
@@ -890,6 +960,7 @@ export type RulesetResolvers<ContextType = GraphQLContext, ParentType extends Re
 export type ScanResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Scan'] = ResolversParentTypes['Scan']> = {
   activeModels?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   branchName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  comparison?: Resolver<Maybe<ResolversTypes['ScanComparison']>, ParentType, ContextType>;
   completedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   createdBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -910,6 +981,14 @@ export type ScanResolvers<ContextType = GraphQLContext, ParentType extends Resol
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
 
+export type ScanComparisonResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ScanComparison'] = ResolversParentTypes['ScanComparison']> = {
+  base?: Resolver<Maybe<ResolversTypes['Scan']>, ParentType, ContextType>;
+  fixedCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  fixedIssues?: Resolver<Array<ResolversTypes['Issue']>, ParentType, ContextType>;
+  newCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  unchangedCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type ScanEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ScanEvent'] = ResolversParentTypes['ScanEvent']> = {
   kind?: Resolver<ResolversTypes['ScanEventKind'], ParentType, ContextType>;
   scan?: Resolver<ResolversTypes['Scan'], ParentType, ContextType>;
@@ -927,6 +1006,7 @@ export type ScanLogResolvers<ContextType = GraphQLContext, ParentType extends Re
 };
 
 export type ScanResultsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ScanResults'] = ResolversParentTypes['ScanResults']> = {
+  fixedIssues?: Resolver<Array<ResolversTypes['Issue']>, ParentType, ContextType>;
   issues?: Resolver<Array<ResolversTypes['Issue']>, ParentType, ContextType>;
   scanId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['ScanStatus'], ParentType, ContextType>;
@@ -935,9 +1015,12 @@ export type ScanResultsResolvers<ContextType = GraphQLContext, ParentType extend
 
 export type ScanResultsSummaryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ScanResultsSummary'] = ResolversParentTypes['ScanResultsSummary']> = {
   falsePositiveCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  fixedCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   issuesByCategory?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
   issuesBySeverity?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  newCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   totalIssues?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  unchangedCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type ScanStatusResolvers = { COMPLETED: 'completed', FAILED: 'failed', QUEUED: 'queued', RUNNING: 'running', STOPPED: 'stopped' };
@@ -989,6 +1072,7 @@ export interface UploadScalarConfig extends GraphQLScalarTypeConfig<ResolversTyp
 }
 
 export type Resolvers<ContextType = GraphQLContext> = {
+  BaselineState?: BaselineStateResolvers;
   BulkUpdateResult?: BulkUpdateResultResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   FailedIssue?: FailedIssueResolvers<ContextType>;
@@ -1006,6 +1090,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   RepositorySummaryList?: RepositorySummaryListResolvers<ContextType>;
   Ruleset?: RulesetResolvers<ContextType>;
   Scan?: ScanResolvers<ContextType>;
+  ScanComparison?: ScanComparisonResolvers<ContextType>;
   ScanEvent?: ScanEventResolvers<ContextType>;
   ScanEventKind?: ScanEventKindResolvers;
   ScanLog?: ScanLogResolvers<ContextType>;

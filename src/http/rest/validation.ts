@@ -178,6 +178,22 @@ export function queryChoice<Value extends string>(choices: Record<string, Value>
   }).meta({ type: 'string', enum: Object.keys(choices) })
 }
 
+/** A query-string boolean: true or false (1 and 0 too, as pydantic takes them), any case. */
+export function queryBoolean() {
+  return queryFlag({ true: true, '1': true, false: false, '0': false })
+}
+
+function queryFlag(values: Record<string, boolean>) {
+  return z.string().transform((text, context) => {
+    const value = values[text.toLowerCase()]
+    if (value === undefined) {
+      context.addIssue({ code: 'custom', message: 'Input should be a valid boolean, unable to interpret input', params: { type: 'bool_parsing' } })
+      return z.NEVER
+    }
+    return value
+  }).meta({ type: 'boolean' })
+}
+
 /** GraphQL variables name enum values in capitals. */
 export function enumName(value: string): string {
   return value.toUpperCase()

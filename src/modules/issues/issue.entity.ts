@@ -5,6 +5,9 @@ import { Scan } from '../scans/scan.entity.ts'
 
 export const SEVERITY_LEVELS = ['critical', 'high', 'medium', 'low', 'info'] as const
 export type SeverityLevel = (typeof SEVERITY_LEVELS)[number]
+/** an issue's fingerprint was absent from (`new`) or present in (`unchanged`) the repository's previous completed scan */
+export const BASELINE_STATES = ['new', 'unchanged'] as const
+export type BaselineState = (typeof BASELINE_STATES)[number]
 
 export const Issue = defineEntity({
   name: 'Issue',
@@ -40,6 +43,11 @@ export const Issue = defineEntity({
     falsePositive: p.boolean().default(false),
     exploitable: p.boolean().nullable(),
     dataFlow: p.json<Record<string, unknown>>().nullable(),
+    // the worker sets these three from the previous scan (worker/store-findings.ts); the defaults
+    // describe an issue with no history
+    baselineState: p.text().$type<BaselineState>().default('new'),
+    firstSeenAt: p.datetime().onCreate(() => new Date()),
+    firstSeenScan: p.manyToOne(Scan).fieldName('first_seen_scan_id').onCreate((issue: { scan: Scan }) => issue.scan),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

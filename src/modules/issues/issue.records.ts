@@ -11,7 +11,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { orgOf } from '../../db/org-scope.ts'
 import type { ScanStatus } from '../scans/scan.entity.ts'
-import type { SeverityLevel } from './issue.entity.ts'
+import type { BaselineState, SeverityLevel } from './issue.entity.ts'
 
 export interface IssueNoteRecord {
   text: string
@@ -48,6 +48,10 @@ export interface IssueRecord {
   dataFlow: Record<string, unknown> | null
   falsePositive: boolean
   exploitable: boolean | null
+  /** relative to the repository's previous completed scan when the issue's scan stored it */
+  baselineState: BaselineState
+  firstSeenAt: Date
+  firstSeenScanId: string
   notes: IssueNoteRecord[]
   createdAt: Date
   updatedAt: Date
@@ -65,7 +69,12 @@ export interface IssueSelection {
   /** not yet triaged: not a false positive, exploitable unknown */
   untriaged?: boolean
   scanId?: string
+  /** issues whose fingerprint is not among this scan's issues (with scanId: what that scan fixed) */
+  absentFromScanId?: string
   repoId?: string
+  /** only issues of each repository's latest completed scan: the current state of the code */
+  latest?: boolean
+  baselineState?: BaselineState
   /** partial, case-insensitive match */
   filePathContains?: string
   createdAfter?: Date
@@ -105,7 +114,8 @@ const RECORD_COLUMNS = `
   i.confidence, i.title, i.description, i.explanation, i.code_snippet as "codeSnippet", i.context_before as "contextBefore",
   i.context_after as "contextAfter", i.remediation, i.remediation_code as "remediationCode", i.cwe_ids as "cweIds",
   i.owasp_category as "owaspCategory", i.cvss_score as "cvssScore", i.tags, i.model_used as "modelUsed",
-  i.data_flow as "dataFlow", i.false_positive as "falsePositive", i.exploitable, i.created_at as "createdAt",
+  i.data_flow as "dataFlow", i.false_positive as "falsePositive", i.exploitable, i.baseline_state as "baselineState",
+  i.first_seen_at as "firstSeenAt", i.first_seen_scan_id as "firstSeenScanId", i.created_at as "createdAt",
   i.updated_at as "updatedAt", r.repo_name as "repoName", s.status as "scanStatus", s.created_at as "scanCreatedAt",
   ${NOTES_OF_ISSUE_JSON} as notes`
 
@@ -132,7 +142,10 @@ function whereOf(em: EntityManager, selection: IssueSelection): Where {
   if (selection.falsePositive !== undefined) add('i.false_positive = ?', selection.falsePositive)
   if (selection.untriaged) add('not i.false_positive and i.exploitable is null')
   if (selection.scanId) add('i.scan_id = ?', selection.scanId)
+  if (selection.absentFromScanId) add('not exists (select 1 from issues c where c.scan_id = ? and c.org_id = i.org_id and c.fingerprint = i.fingerprint)', selection.absentFromScanId)
   if (selection.repoId) add('i.repo_id = ?', selection.repoId)
+  if (selection.latest) add(LATEST_SCANS_CONDITION, orgOf(em))
+  if (selection.baselineState) add('i.baseline_state = ?', selection.baselineState)
   // backslash is LIKE's default escape character
   if (selection.filePathContains) add('i.file_path ilike ?', `%${escapeLike(selection.filePathContains)}%`)
   if (selection.createdAfter) add('i.created_at > ?', selection.createdAfter)
@@ -140,12 +153,18 @@ function whereOf(em: EntityManager, selection: IssueSelection): Where {
   return { sql: `where ${conditions.join(' and ')}`, params }
 }
 
+// Each repository's latest completed scan by creation order, the order in which the base of a scan
+// is chosen (worker/store-findings.ts); scans of deactivated repositories are left to the join.
+const LATEST_SCANS_CONDITION = `i.scan_id in (
+    select distinct on (l.repo_id) l.id from scans l where l.org_id = ? and l.status = 'completed' order by l.repo_id, l.created_at desc, l.id desc)`
+
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`)
 }
 
-type IssueRow = Omit<IssueRecord, 'notes' | 'createdAt' | 'updatedAt' | 'scanCreatedAt'> & {
+type IssueRow = Omit<IssueRecord, 'notes' | 'firstSeenAt' | 'createdAt' | 'updatedAt' | 'scanCreatedAt'> & {
   notes: IssueNoteRow[] | null
+  firstSeenAt: string
   createdAt: string
   updatedAt: string
   scanCreatedAt: string
@@ -177,15 +196,17 @@ export interface IssueGroupCount {
   severity: SeverityLevel
   category: string
   falsePositive: boolean
+  baselineState: BaselineState
   count: number
 }
 
-/** How many selected issues there are per severity, category and false-positive flag. */
+/** How many selected issues there are per severity, category, false-positive flag and baseline state. */
 export async function countSelectedIssuesByGroup(em: EntityManager, selection: IssueSelection): Promise<IssueGroupCount[]> {
   const where = whereOf(em, selection)
   return em.getConnection().execute<IssueGroupCount[]>(
-    `select i.severity, i.category, i.false_positive as "falsePositive", count(*)::int as count ${FROM_ACTIVE_REPOSITORIES} ${where.sql}
-     group by i.severity, i.category, i.false_positive`,
+    `select i.severity, i.category, i.false_positive as "falsePositive", i.baseline_state as "baselineState", count(*)::int as count
+     ${FROM_ACTIVE_REPOSITORIES} ${where.sql}
+     group by i.severity, i.category, i.false_positive, i.baseline_state`,
     where.params,
   )
 }
@@ -195,6 +216,7 @@ function toRecord(row: IssueRow): IssueRecord {
   return {
     ...row,
     notes: toNoteRecords(row.notes),
+    firstSeenAt: new Date(row.firstSeenAt),
     createdAt: new Date(row.createdAt),
     updatedAt: new Date(row.updatedAt),
     scanCreatedAt: new Date(row.scanCreatedAt),

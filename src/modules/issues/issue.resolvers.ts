@@ -14,18 +14,21 @@ function toFilter(input: IssueFilterInput | null | undefined): IssueFilter {
     filePath: optional(input.filePath),
     createdAfter: optional(input.createdAfter),
     createdBefore: optional(input.createdBefore),
+    latest: optional(input.latest),
+    baselineState: optional(input.baselineState),
   }
 }
 
 export const issueResolvers: Resolvers = {
   Severity: { CRITICAL: 'critical', HIGH: 'high', MEDIUM: 'medium', LOW: 'low', INFO: 'info' },
   FalsePositiveFilter: { NO: 'no', YES: 'yes', REVIEW: 'review' },
+  BaselineState: { NEW: 'new', UNCHANGED: 'unchanged' },
   Query: {
     issues: (_parent, { filter, page, perPage }, { em }) => listIssues(em, toFilter(filter), { page, perPage }),
     repositoryIssues: (_parent, { repoId, filter, page, perPage }, { em }) =>
       listRepositoryIssues(em, parseId(repoId, 'repository'), toFilter(filter), { page, perPage }),
     issue: (_parent, { id }, { em }) => getIssue(em, parseId(id, 'issue')),
-    issuesSummary: (_parent, _args, { em }) => summarizeIssues(em),
+    issuesSummary: (_parent, { latest }, { em }) => summarizeIssues(em, { latest: latest ?? false }),
   },
   Mutation: {
     updateIssue: (_parent, { id, input }, { em, caller }) => updateIssue(em, parseId(id, 'issue'), input, authorOf(caller)),
@@ -35,6 +38,7 @@ export const issueResolvers: Resolvers = {
   // records carry their notes, repository name and scan status; the whole scan and repository come through the loaders
   Issue: {
     scan: (issue, _args, { loaders }) => loaded(loaders.scan.load(issue.scanId), 'Scan'),
+    firstSeenScan: (issue, _args, { loaders }) => loaded(loaders.scan.load(issue.firstSeenScanId), 'Scan'),
     repository: (issue, _args, { loaders }) => loaded(loaders.repository.load(issue.repoId), 'Repository'),
   },
 }

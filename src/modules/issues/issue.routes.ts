@@ -1,8 +1,8 @@
 /** REST rows of issues: the organization's list and summary, and triage of one or many. */
 import { z } from 'zod'
 import { defineRoute } from '../../http/rest/route-table.ts'
-import { commaList, enumName, idParam, queryChoice, queryDate, queryInteger } from '../../http/rest/validation.ts'
-import { SEVERITY_LEVELS } from './issue.entity.ts'
+import { commaList, enumName, idParam, queryBoolean, queryChoice, queryDate, queryInteger } from '../../http/rest/validation.ts'
+import { BASELINE_STATES, SEVERITY_LEVELS } from './issue.entity.ts'
 import { MAX_BULK_ISSUES, MAX_NOTE_LENGTH, MAX_PER_PAGE, type FalsePositiveState } from './issue.service.ts'
 
 export const ISSUE_FIELDS = /* GraphQL */ `
@@ -35,6 +35,9 @@ export const ISSUE_FIELDS = /* GraphQL */ `
     data_flow: dataFlow
     false_positive: falsePositive
     exploitable
+    baseline_state: baselineState
+    first_seen_at: firstSeenAt
+    first_seen_scan_id: firstSeenScanId
     notes { text author created_at: createdAt }
     created_at: createdAt
     updated_at: updatedAt
@@ -67,6 +70,8 @@ const repositoryIssueQuery = z.object({
   false_positive: queryChoice(FALSE_POSITIVE_CHOICES).meta({ type: 'string', enum: Object.keys(FALSE_POSITIVE_CHOICES), description: '0 or false: not a false positive; 1 or true: false positive; 2: review (not yet triaged)' }).optional(),
   scan_id: z.uuid().meta({ description: 'exact scan filter' }).optional(),
   file_path: z.string().max(1000).meta({ description: 'partial match' }).optional(),
+  latest: queryBoolean().meta({ description: "true: only issues of each repository's latest completed scan (the current state of the code); combines with scan_id like any filter" }).optional(),
+  baseline_state: z.enum(BASELINE_STATES).meta({ description: "new: not in the previous completed scan of the issue's repository; unchanged: in it" }).optional(),
 })
 const issueQuery = repositoryIssueQuery.extend({
   repo_id: z.uuid().optional(),
@@ -88,6 +93,8 @@ function filterVariables(query: Partial<IssueQuery>) {
       repoId: query.repo_id,
       createdAfter: query.created_after?.toISOString(),
       createdBefore: query.created_before?.toISOString(),
+      latest: query.latest,
+      baselineState: query.baseline_state && enumName(query.baseline_state),
     },
   }
 }
@@ -125,8 +132,9 @@ export const issueRoutes = [
     path: '/api/issues/summary',
     summary: 'Issues summary',
     tags: ['issues'],
-    operation: `query IssuesSummary {
-      issuesSummary {
+    query: z.object({ latest: queryBoolean().meta({ description: "true: only issues of each repository's latest completed scan" }).optional() }),
+    operation: `query IssuesSummary($latest: Boolean) {
+      issuesSummary(latest: $latest) {
         total_issues: totalIssues
         issues_by_severity: issuesBySeverity
         issues_by_category: issuesByCategory
@@ -134,7 +142,9 @@ export const issueRoutes = [
         recent_issues: recentIssues { ...IssueFields }
       }
     } ${ISSUE_FIELDS}`,
+    variables: ({ query }) => ({ latest: query.latest }),
     status: 200,
+    errors: [400],
   }),
   defineRoute({
     method: 'patch',

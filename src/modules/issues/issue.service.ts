@@ -1,12 +1,13 @@
 /**
- * Issues of the caller's organization: listing with the spec's filters, triage of one issue or
- * up to 100 at once, and the summary. Issues of deactivated repositories are never read.
+ * Issues of the caller's organization: listing with the spec's filters (and `latest`, the issues
+ * of each repository's latest completed scan, and the baseline state), triage of one issue or up
+ * to 100 at once, and the summary. Issues of deactivated repositories are never read.
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { existsInOtherOrg } from '../../db/org-scope.ts'
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.ts'
 import { requireRepository } from '../repositories/repository.service.ts'
-import { Issue, IssueNote, SEVERITY_LEVELS, type SeverityLevel } from './issue.entity.ts'
+import { Issue, IssueNote, SEVERITY_LEVELS, type BaselineState, type SeverityLevel } from './issue.entity.ts'
 import { countSelectedIssues, countSelectedIssuesByGroup, readIssues, type IssueRecord, type IssueSelection } from './issue.records.ts'
 
 export const MAX_PER_PAGE = 100
@@ -25,6 +26,9 @@ export interface IssueFilter {
   repoId?: string | null | undefined
   createdAfter?: Date | null | undefined
   createdBefore?: Date | null | undefined
+  /** only issues of each repository's latest completed scan; ANDed with scanId like any filter */
+  latest?: boolean | null | undefined
+  baselineState?: BaselineState | null | undefined
 }
 
 export interface Pagination {
@@ -83,6 +87,8 @@ function selectionOf(filter: IssueFilter): IssueSelection {
   if (filter.filePath) selection.filePathContains = filter.filePath
   if (filter.createdAfter) selection.createdAfter = filter.createdAfter
   if (filter.createdBefore) selection.createdBefore = filter.createdBefore
+  if (filter.latest) selection.latest = true
+  if (filter.baselineState) selection.baselineState = filter.baselineState
   return selection
 }
 
@@ -179,35 +185,44 @@ export interface IssueCounts {
   issuesBySeverity: Record<SeverityLevel, number>
   issuesByCategory: Record<string, number>
   falsePositiveCount: number
+  /** issues whose fingerprint was not in the previous completed scan of their repository */
+  newCount: number
+  unchangedCount: number
 }
 
 export interface IssuesSummary extends IssueCounts {
   recentIssues: IssueRecord[]
 }
 
-/** Totals by severity (all five present) and category, and the false positives among them. */
-export async function countIssues(em: EntityManager, scope: { scanId?: string } = {}): Promise<IssueCounts> {
-  const groups = await countSelectedIssuesByGroup(em, scope.scanId ? { scanId: scope.scanId } : {})
+/** Totals by severity (all five present), category and baseline state, and the false positives among them. */
+export async function countIssues(em: EntityManager, scope: { scanId?: string; latest?: boolean } = {}): Promise<IssueCounts> {
+  const groups = await countSelectedIssuesByGroup(em, { ...(scope.scanId && { scanId: scope.scanId }), ...(scope.latest && { latest: true }) })
   const counts: IssueCounts = {
     totalIssues: 0,
     issuesBySeverity: Object.fromEntries(SEVERITY_LEVELS.map((level) => [level, 0])) as Record<SeverityLevel, number>,
     issuesByCategory: {},
     falsePositiveCount: 0,
+    newCount: 0,
+    unchangedCount: 0,
   }
   for (const group of groups) {
     counts.totalIssues += group.count
     counts.issuesBySeverity[group.severity] += group.count
     counts.issuesByCategory[group.category] = (counts.issuesByCategory[group.category] ?? 0) + group.count
     if (group.falsePositive) counts.falsePositiveCount += group.count
+    if (group.baselineState === 'new') counts.newCount += group.count
+    else counts.unchangedCount += group.count
   }
   counts.issuesByCategory = Object.fromEntries(Object.entries(counts.issuesByCategory).sort(([a], [b]) => a.localeCompare(b)))
   return counts
 }
 
-export async function summarizeIssues(em: EntityManager): Promise<IssuesSummary> {
+/** The organization's totals and most recent issues; with `latest`, of the current state of the code only. */
+export async function summarizeIssues(em: EntityManager, scope: { latest?: boolean } = {}): Promise<IssuesSummary> {
+  const selection: IssueSelection = scope.latest ? { latest: true } : {}
   const [counts, recentIssues] = await Promise.all([
-    countIssues(em),
-    readIssues(em, {}, { limit: RECENT_ISSUES }),
+    countIssues(em, selection),
+    readIssues(em, selection, { limit: RECENT_ISSUES }),
   ])
   return { ...counts, recentIssues }
 }

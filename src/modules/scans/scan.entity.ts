@@ -24,6 +24,8 @@ export const Scan = defineEntity({
     taskId: p.text().nullable(),
     /** the stored upload this scan reads */
     contentId: p.uuid().nullable(),
+    /** the scan this one was compared with: the repository's previous completed scan when it stored its findings */
+    baseScanId: p.uuid().nullable(),
     /** last sign of life of the worker running it */
     heartbeatAt: p.datetime().nullable(),
     progress: p.integer().default(0),

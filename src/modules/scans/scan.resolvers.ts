@@ -2,7 +2,8 @@
 import type { Resolvers } from '../../generated/graphql.ts'
 import { authorOf, loaded, parseId } from '../../graphql/arguments.ts'
 import type { ScanLog } from './scan.entity.ts'
-import { createScan, getScan, listScans, scanLogs, scanResults, statusReport, stopScan, taskStatus, type ScanStatusReport } from './scan.service.ts'
+import { scanSarif } from './scan.sarif.ts'
+import { compareScan, createScan, getScan, listScans, scanLogs, scanResults, statusReport, stopScan, taskStatus, type ScanStatusReport } from './scan.service.ts'
 import { subscribeScanEvents, subscribeScanLogs, subscribeScanStatus, type ScanEventPayload } from './scan.subscriptions.ts'
 
 export const scanResolvers: Resolvers = {
@@ -18,6 +19,7 @@ export const scanResolvers: Resolvers = {
     scanTaskStatus: (_parent, { id }, { em }) => taskStatus(em, parseId(id, 'scan')),
     scanResults: (_parent, { id }, { em }) => scanResults(em, parseId(id, 'scan')),
     scanLogs: (_parent, { id }, { em }) => scanLogs(em, parseId(id, 'scan')),
+    scanSarif: (_parent, { id }, { em }) => scanSarif(em, parseId(id, 'scan')),
   },
   Mutation: {
     createScan: (_parent, { repoId, input }, { em, caller }) => createScan(em, parseId(repoId, 'repository'), input ?? {}, authorOf(caller)),
@@ -37,5 +39,9 @@ export const scanResolvers: Resolvers = {
     repoName: async (scan, _args, { loaders }) => (await loaded(loaders.repository.load(scan.repository.id), 'Repository')).repoName,
     branchName: async (scan, _args, { loaders }) => (await loaded(loaders.repository.load(scan.repository.id), 'Repository')).branchName,
     repository: (scan, _args, { loaders }) => loaded(loaders.repository.load(scan.repository.id), 'Repository'),
+    comparison: (scan, _args, { em }) => compareScan(em, scan),
+  },
+  ScanComparison: {
+    base: async (comparison, _args, { loaders }) => (comparison.baseScanId ? loaded(loaders.scan.load(comparison.baseScanId), 'Scan') : null),
   },
 }

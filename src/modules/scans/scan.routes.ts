@@ -112,8 +112,23 @@ export const scanRoutes = [
     params: scanParams,
     operation: `query ScanResults($id: ID!) { scanResults(id: $id) {
       scan_id: scanId status issues { ...IssueFields }
-      summary { total_issues: totalIssues issues_by_severity: issuesBySeverity issues_by_category: issuesByCategory false_positive_count: falsePositiveCount } }
+      summary {
+        total_issues: totalIssues issues_by_severity: issuesBySeverity issues_by_category: issuesByCategory false_positive_count: falsePositiveCount
+        new_count: newCount unchanged_count: unchangedCount fixed_count: fixedCount
+      }
+      fixed_issues: fixedIssues { ...IssueFields } }
     } ${ISSUE_FIELDS}`,
+    variables: ({ params }) => ({ id: params.scan_id }),
+    status: 200,
+    errors: [400, 404],
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/scans/:scan_id/sarif',
+    summary: 'SARIF 2.1.0 log of a completed scan',
+    tags: ['scans'],
+    params: scanParams,
+    operation: `query ScanSarif($id: ID!) { scanSarif(id: $id) }`,
     variables: ({ params }) => ({ id: params.scan_id }),
     status: 200,
     errors: [400, 404],

@@ -1,7 +1,8 @@
 /**
  * Scans of the caller's organization: creation (queued as a background job in the same
- * transaction), listing, stop, status, task status, results and logs. Another organization's
- * scan is a 403, as the spec checks scans by ownership through their repository.
+ * transaction), listing, stop, status, task status, results (with the comparison to the scan's
+ * base: new, unchanged and fixed issues) and logs. Another organization's scan is a 403, as the
+ * spec checks scans by ownership through their repository.
  */
 import { UniqueConstraintViolationException } from '@mikro-orm/core'
 import type { EntityManager } from '@mikro-orm/postgresql'
@@ -204,21 +205,58 @@ export async function taskStatus(em: EntityManager, id: string): Promise<ScanTas
   }
 }
 
+/** A completed scan set against its base, the repository's previous completed scan (none for a first scan). */
+export interface ScanComparison {
+  baseScanId: string | null
+  newCount: number
+  unchangedCount: number
+  fixedCount: number
+  /** the base's issues whose fingerprints this scan no longer has */
+  fixedIssues: IssueRecord[]
+}
+
 export interface ScanResults {
   scanId: string
   status: ScanStatus
   issues: IssueRecord[]
-  summary: Omit<IssueCounts, 'recentIssues'>
+  summary: IssueCounts & { fixedCount: number }
+  fixedIssues: IssueRecord[]
+}
+
+/** The issues a completed scan no longer has, of its base; a first scan fixed nothing. */
+function fixedIssuesOf(em: EntityManager, scan: Scan): Promise<IssueRecord[]> {
+  if (!scan.baseScanId) return Promise.resolve([])
+  return readIssues(em, { scanId: scan.baseScanId, absentFromScanId: scan.id }, { order: 'location' })
+}
+
+/** A scan found by id, refused (400) unless it completed: only a completed scan has results. */
+async function completedScan(em: EntityManager, id: string): Promise<Scan> {
+  const scan = await getScan(em, id)
+  if (scan.status !== 'completed') throw new BadRequestError(`Scan is not completed (status: ${scan.status})`)
+  return scan
 }
 
 export async function scanResults(em: EntityManager, id: string): Promise<ScanResults> {
-  const scan = await getScan(em, id)
-  if (scan.status !== 'completed') throw new BadRequestError(`Scan is not completed (status: ${scan.status})`)
-  const [issues, summary] = await Promise.all([
+  const scan = await completedScan(em, id)
+  const [issues, counts, fixedIssues] = await Promise.all([
     readIssues(em, { scanId: scan.id }, { order: 'location' }),
     countIssues(em, { scanId: scan.id }),
+    fixedIssuesOf(em, scan),
   ])
-  return { scanId: scan.id, status: scan.status, issues, summary }
+  return { scanId: scan.id, status: scan.status, issues, summary: { ...counts, fixedCount: fixedIssues.length }, fixedIssues }
+}
+
+/** The comparison of a scan with its base; null until the scan completed (it has no issues to compare before). */
+export async function compareScan(em: EntityManager, scan: Scan): Promise<ScanComparison | null> {
+  if (scan.status !== 'completed') return null
+  const [counts, fixedIssues] = await Promise.all([countIssues(em, { scanId: scan.id }), fixedIssuesOf(em, scan)])
+  return { baseScanId: scan.baseScanId ?? null, newCount: counts.newCount, unchangedCount: counts.unchangedCount, fixedCount: fixedIssues.length, fixedIssues }
+}
+
+/** The stored issues of a completed scan, in the order of its results, for the SARIF log (scan.sarif.ts). */
+export async function completedScanIssues(em: EntityManager, id: string): Promise<{ scan: Scan; issues: IssueRecord[] }> {
+  const scan = await completedScan(em, id)
+  return { scan, issues: await readIssues(em, { scanId: scan.id }, { order: 'location' }) }
 }
 
 export async function scanLogs(em: EntityManager, id: string): Promise<ScanLog[]> {
