@@ -14,7 +14,7 @@ import { Migration } from '@mikro-orm/migrations'
 export class Migration20261201000000_issue_baselines extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table scans add column base_scan_id uuid null references scans (id);`)
-    this.addSql(`alter table issues add column baseline_state text null check (baseline_state in ('new', 'unchanged'));`)
+    this.addSql(`alter table issues add column baseline_state text not null default 'new' check (baseline_state in ('new', 'unchanged'));`)
     this.addSql(`alter table issues add column first_seen_at timestamptz null;`)
     this.addSql(`alter table issues add column first_seen_scan_id uuid null references scans (id);`)
     // a scan's issues by fingerprint: the base's triage, fixed issues (anti-join) and the backfill
@@ -45,6 +45,6 @@ export class Migration20261201000000_issue_baselines extends Migration {
       ) f, scans own
       where f.repo_id = i.repo_id and f.fingerprint = i.fingerprint and own.id = i.scan_id and own.org_id = i.org_id
         and f.scan_id <> i.scan_id and f.scan_created_at <= own.created_at;`)
-    this.addSql(`alter table issues alter column baseline_state set not null, alter column first_seen_at set not null, alter column first_seen_scan_id set not null;`)
+    this.addSql(`alter table issues alter column first_seen_at set not null, alter column first_seen_scan_id set not null;`)
   }
 }

@@ -57,7 +57,13 @@ describe('GET /openapi.json', () => {
       expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining([status, '401', '403', '422']))
     }
     const issues = paths['/api/issues'].get
-    expect(issues.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(['page', 'per_page', 'severity', 'category', 'false_positive', 'scan_id', 'file_path', 'repo_id', 'created_after', 'created_before'])
+    expect(issues.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(['page', 'per_page', 'severity', 'category', 'false_positive', 'scan_id', 'file_path', 'latest', 'baseline_state', 'repo_id', 'created_after', 'created_before'])
+    expect(issues.parameters.find((parameter: { name: string }) => parameter.name === 'baseline_state').schema).toMatchObject({ enum: ['new', 'unchanged'] })
+    expect(paths['/api/issues/summary'].get.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(['latest'])
+    const results = paths['/api/scans/{scan_id}/results'].get.responses['200'].content['application/json'].schema
+    expect(Object.keys(results.properties)).toEqual(['scan_id', 'status', 'issues', 'summary', 'fixed_issues'])
+    expect(results.properties.summary.required).toEqual(expect.arrayContaining(['new_count', 'unchanged_count', 'fixed_count']))
+    expect(paths['/api/scans/{scan_id}/sarif'].get).toMatchObject({ 'x-required-scope': 'write:scan', responses: { 200: expect.anything(), 400: expect.anything(), 404: expect.anything() } })
     expect(issues.parameters.find((parameter: { name: string }) => parameter.name === 'per_page').schema).toMatchObject({ minimum: 1, maximum: 100, default: 20 })
     const bulk = paths['/api/issues/bulk'].patch.requestBody.content['application/json'].schema
     expect(bulk.required).toEqual(['issue_ids'])
@@ -82,6 +88,9 @@ describe('GET /openapi.json', () => {
     }
     expect(issue.properties.severity).toEqual({ type: 'string', enum: ['critical', 'high', 'medium', 'low', 'info'] })
     expect(issue.properties.line_number).toEqual({ type: 'integer' })
+    expect(issue.properties.baseline_state).toEqual({ type: 'string', enum: ['new', 'unchanged'] })
+    expect(issue.properties.first_seen_at).toEqual({ type: 'string', format: 'date-time' })
+    expect(issue.properties.first_seen_scan_id).toEqual({ type: 'string' })
     expect(issue.properties.cwe_ids).toEqual({ type: 'array', items: { type: 'string' } })
   })
 })

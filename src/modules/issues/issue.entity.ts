@@ -46,7 +46,7 @@ export const Issue = defineEntity({
     // the worker sets these three from the previous scan (worker/store-findings.ts); the defaults
     // describe an issue with no history
     baselineState: p.text().$type<BaselineState>().default('new'),
-    firstSeenAt: p.datetime().onCreate(() => new Date()),
+    firstSeenAt: p.datetime().onCreate((issue: { createdAt?: Date }) => issue.createdAt ?? new Date()),
     firstSeenScan: p.manyToOne(Scan).fieldName('first_seen_scan_id').onCreate((issue: { scan: Scan }) => issue.scan),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
