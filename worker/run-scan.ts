@@ -149,10 +149,10 @@ async function runScan(deps: RunScanDependencies, limits: ScanLimits, payload: C
   const extraRules = await rulesOfLinkedRulesets(em, repository.id, limits.ruleLimits, progress)
   const zipPath = path.join(tmpdir(), `parapet-scan-${randomUUID()}.zip`)
   try {
-    await writeContentToFile(em, scan.contentId, zipPath)
+    const { rootPrefix } = await writeContentToFile(em, scan.contentId, zipPath)
     progress.log('info', 'Repository content fetched', { bytes: repository.sizeBytes })
     signal.throwIfAborted()
-    const report = await scanSources(readZipFiles(zipPath), {
+    const report = await scanSources(readZipFiles(zipPath, rootPrefix), {
       analyzers: scan.activeModels as AnalyzerName[],
       extraRules,
       maxFileBytes: deps.maxFileBytes,
@@ -165,7 +165,7 @@ async function runScan(deps: RunScanDependencies, limits: ScanLimits, payload: C
     })
     signal.throwIfAborted()
     progress.log('info', 'Analysis finished', { findings: report.findings.length, files_scanned: report.stats.filesScanned, skipped: report.stats.skipped, suppressed: report.stats.suppressed, duration_ms: report.durationMs })
-    if (scan.scanType === 'full') await summarize(em, scan, { zipPath, maxFileBytes: deps.maxFileBytes, dataFlows: report.dataFlows }, limits, signal, progress)
+    if (scan.scanType === 'full') await summarize(em, scan, { zipPath, rootPrefix, maxFileBytes: deps.maxFileBytes, dataFlows: report.dataFlows }, limits, signal, progress)
     const stored = await storeFindings(em, scan, report.findings, (count) => progress.log('debug', `Stored ${count} of ${report.findings.length} issues`))
     const { filesScanned, filesTotal } = report.stats
     // the scan's counts are the log's: files analyzed (skipped ones are not) of the files seen

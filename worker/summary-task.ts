@@ -10,9 +10,11 @@ import { readZipFiles } from '../src/modules/uploads/zip-archive.ts'
 
 export interface SummaryTaskInput {
   zipPath: string
+  /** stripped from the entries' paths (src/modules/uploads/zip-archive.ts) */
+  rootPrefix: string | null
   maxFileBytes: number
   dataFlows: DataFlowTrace[]
 }
 
 export const summarizeZipTask: WorkerTaskFunction<SummaryTaskInput, RepositorySummaryData> = (input, progress) =>
-  summarizeRepository(readZipFiles(input.zipPath), { maxFileBytes: input.maxFileBytes, dataFlows: input.dataFlows, onProgress: progress })
+  summarizeRepository(readZipFiles(input.zipPath, input.rootPrefix), { maxFileBytes: input.maxFileBytes, dataFlows: input.dataFlows, onProgress: progress })

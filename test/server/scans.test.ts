@@ -223,8 +223,8 @@ describe('the same operations in GraphQL', () => {
 describe('rulesets in scans', () => {
   it('run with the built-in rules on the repositories they are linked to', async () => {
     const caller = await makeApiKeyPrincipal(app.db.orm)
-    const linked = await uploadProject(app, caller, { 'src/pay.js': 'function pay(a) {\n  legacyTransfer(a)\n}\n' })
-    const unlinked = await uploadProject(app, caller, { 'src/pay.js': 'function pay(a) {\n  legacyTransfer(a)\n}\n' })
+    const linked = await uploadProject(app, caller, { 'src/pay.js': 'function pay(a) {\n  legacyTransfer(a)\n}\n', 'README.md': '# pay\n' })
+    const unlinked = await uploadProject(app, caller, { 'src/pay.js': 'function pay(a) {\n  legacyTransfer(a)\n}\n', 'README.md': '# pay\n' })
     const rules = `id: team.legacy-transfer
 language: javascript
 rule: { pattern: legacyTransfer($X) }
@@ -254,7 +254,7 @@ remediation: Call transfer() instead.
 
   it("accept a plain ast-grep rule as its users write it, with honest defaults in the issues it finds", async () => {
     const caller = await makeApiKeyPrincipal(app.db.orm)
-    const repository = await uploadProject(app, caller, { 'src/app.js': 'function start(port) {\n  console.log(port)\n}\n' })
+    const repository = await uploadProject(app, caller, { 'src/app.js': 'function start(port) {\n  console.log(port)\n}\n', 'README.md': '# app\n' })
     const rules = `id: no-console-log
 language: javascript
 severity: info
@@ -301,6 +301,8 @@ describe('data-flow findings', () => {
     const repository = await uploadProject(app, caller, {
       'app/db.py': 'def find(cursor, name):\n    cursor.execute("select * from users where name = \'" + name + "\'")\n',
       'app/views.py': 'from flask import request\nfrom app.db import find\n\ndef search(cursor):\n    name = request.args.get("name")\n    return find(cursor, name)\n',
+      // at the root: `app/` stays in the paths, where `from app.db` finds it (a zip of one folder is read without it)
+      'README.md': '# search\n',
     })
     const created = await app.request(`/api/scans/${repository.id}`, { method: 'POST', headers: caller.headers, json: {} })
     expect(created.body.active_models).toEqual(['sast', 'secrets', 'dataflow'])

@@ -55,10 +55,14 @@ export function largeProject(files = 3000): ZipFiles {
   return project
 }
 
-/** A file SLOW_RULES takes minutes on (src/slow.js), and one they find an eval() call in (src/app.js). */
+/**
+ * A file SLOW_RULES takes minutes on (src/slow.js), and one they find an eval() call in
+ * (src/app.js); a README at the root keeps `src/` in the paths (a zip of one folder is read without it).
+ */
 export function slowProject(): ZipFiles {
   return {
     'src/slow.js': slowFile(),
     'src/app.js': 'eval(userInput)\n',
+    'README.md': '# slow\n',
   }
 }

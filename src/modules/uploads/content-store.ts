@@ -1,6 +1,7 @@
 /**
  * Uploaded content in PostgreSQL: one `repository_contents` row per upload and its bytes in
- * 1 MiB chunks, written and read as streams, so any host with DATABASE_URL can scan it.
+ * 256 KiB chunks, written and read as streams, so any host with DATABASE_URL can scan it. The
+ * row keeps the zip's root prefix (zip-archive.ts), which readers strip from the entries' paths.
  * Raw SQL here binds the organization itself (docs/org-scoping.md, rule 4).
  */
 import { randomUUID } from 'node:crypto'
@@ -12,15 +13,21 @@ import type { SpooledFile } from './zip-archive.ts'
 
 const CHUNK_BYTES = 256 * 1024
 
+/** How to read a stored content's entries (readZipFiles). */
+export interface StoredContent {
+  /** stripped from the entries' paths; null for contents whose paths are read as they are */
+  rootPrefix: string | null
+}
+
 /** Stores a spooled upload for a repository, inside the caller's transaction; returns the content id. */
-export async function storeContent(em: EntityManager, repoId: string, file: SpooledFile): Promise<string> {
+export async function storeContent(em: EntityManager, repoId: string, file: SpooledFile, stored: StoredContent): Promise<string> {
   const orgId = orgOf(em)
   const contentId = randomUUID()
   const connection = em.getConnection()
   const transaction = em.getTransactionContext()
   await connection.execute(
-    'insert into repository_contents (id, org_id, repo_id, sha256, size_bytes, chunk_count) values (?, ?, ?, ?, ?, 0)',
-    [contentId, orgId, repoId, file.sha256, file.sizeBytes],
+    'insert into repository_contents (id, org_id, repo_id, sha256, size_bytes, chunk_count, root_prefix) values (?, ?, ?, ?, ?, 0, ?)',
+    [contentId, orgId, repoId, file.sha256, file.sizeBytes, stored.rootPrefix],
     'run',
     transaction,
   )
@@ -45,10 +52,12 @@ export async function pruneContents(em: EntityManager, repoId: string, keepConte
   )
 }
 
-/** Writes a stored content to a local file, one chunk in memory at a time. */
-export async function writeContentToFile(em: EntityManager, contentId: string, destination: string): Promise<void> {
+/** Writes a stored content to a local file, one chunk in memory at a time; answers how to read its entries. */
+export async function writeContentToFile(em: EntityManager, contentId: string, destination: string): Promise<StoredContent> {
   const orgId = orgOf(em)
-  const [content] = await em.getConnection().execute<{ chunk_count: number }[]>('select chunk_count from repository_contents where id = ? and org_id = ?', [contentId, orgId])
+  const [content] = await em
+    .getConnection()
+    .execute<{ chunk_count: number; root_prefix: string | null }[]>('select chunk_count, root_prefix from repository_contents where id = ? and org_id = ?', [contentId, orgId])
   if (!content) throw new Error(`content ${contentId} is gone`)
   const out = createWriteStream(destination)
   try {
@@ -61,4 +70,5 @@ export async function writeContentToFile(em: EntityManager, contentId: string, d
     out.end()
     await once(out, 'close')
   }
+  return { rootPrefix: content.root_prefix }
 }

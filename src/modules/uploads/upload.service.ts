@@ -1,6 +1,7 @@
 /**
  * Upload of a repository zip, one code path for REST and GraphQL: spool (size-limited), inspect
- * every entry, and only then store, in one transaction. Uploading an existing active
+ * every entry, and only then store, in one transaction (with the zip's root prefix, which readers
+ * strip from paths: zip-archive.ts). Uploading an existing active
  * repo_name + branch_name again replaces its content and keeps its id.
  */
 import type { Readable } from 'node:stream'
@@ -27,7 +28,7 @@ export async function uploadRepository(em: EntityManager, input: UploadInput, li
     const store = () =>
       em.transactional(async (tx) => {
         const repository = await findOrCreateRepository(tx, input, createdBy)
-        const contentId = await storeContent(tx, repository.id, spooled)
+        const contentId = await storeContent(tx, repository.id, spooled, { rootPrefix: summary.rootPrefix })
         applySummary(repository, summary, spooled.sizeBytes, spooled.sha256, contentId)
         await tx.flush()
         await pruneContents(tx, repository.id, contentId)

@@ -8,6 +8,14 @@
  *
  * Inspection is two passes over the central directory: the first reads names, flags and where
  * each entry's local header and data lie (no inflating), the second inflates each file once.
+ *
+ * Root folder: a zip downloaded from a Git host holds every file under one folder named after
+ * the commit (`shop-3f2a1c/...`), a new name for each download. When every file sits under one
+ * top-level folder, inspection names it (`rootPrefix`), the bytes are stored as uploaded, and
+ * readers given the prefix see paths without it, so paths (and the findings' fingerprints) stay
+ * the same from one download to the next. Directory entries and macOS metadata (`__MACOSX/...`,
+ * added by the Finder's Compress) do not count; the metadata sits outside the root folder and is
+ * not read when a prefix is stripped. Files at the root, or two top-level folders: no prefix.
  */
 import { createHash, randomUUID } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
@@ -37,6 +45,9 @@ export interface SpooledFile {
 }
 
 export interface ZipSummary {
+  /** the one top-level folder every file sits under, with its slash (`shop-3f2a1c/`); null when none */
+  rootPrefix: string | null
+  /** the files readers see (macOS metadata outside the root folder left out) */
   fileCount: number
   uncompressedBytes: number
   /** language -> lines */
@@ -45,6 +56,9 @@ export interface ZipSummary {
 
 const S_IFMT = 0o170000
 const S_IFLNK = 0o120000
+
+/** macOS resource forks and attributes, beside the project's folder: not the project's files */
+const MACOS_METADATA = '__MACOSX/'
 
 /** Writes `source` to a temporary file, refusing (413) past `maxBytes`. */
 export async function spoolToFile(source: Readable, maxBytes: number): Promise<SpooledFile> {
@@ -77,17 +91,20 @@ export async function spoolToFile(source: Readable, maxBytes: number): Promise<S
 
 /** Checks every entry (inflating it once) and measures the archive; throws a 4xx error on the first problem. */
 export async function inspectZip(file: string, limits: UploadLimits): Promise<ZipSummary> {
-  await checkLayout(file, limits)
+  const rootPrefix = await checkLayout(file, limits)
   const zip = await openZip(file)
-  const summary: ZipSummary = { fileCount: 0, uncompressedBytes: 0, languages: {} }
+  const summary: ZipSummary = { rootPrefix, fileCount: 0, uncompressedBytes: 0, languages: {} }
   try {
     for await (const entry of zipEntries(zip)) {
       if (isDirectory(entry)) continue
+      // every entry counts towards the limits, read or not
       const measured = await measureEntry(zip, entry, limits.zipMaxUncompressedBytes - summary.uncompressedBytes)
       if (measured === 'over budget') throw new BadRequestError(`The zip expands to more than ${limits.zipMaxUncompressedBytes} bytes`)
       summary.uncompressedBytes += measured.bytes
+      const seenAs = pathUnderRoot(entry.fileName, rootPrefix)
+      if (seenAs === null) continue
       summary.fileCount += 1
-      const language = languageFromPath(entry.fileName)
+      const language = languageFromPath(seenAs)
       if (language) summary.languages[language] = (summary.languages[language] ?? 0) + measured.lines
     }
   } finally {
@@ -101,10 +118,11 @@ export async function inspectZip(file: string, limits: UploadLimits): Promise<Zi
  * (local header and compressed data). No two entries may share bytes: with disjoint entries
  * and a bounded ratio per entry larger than the ratio threshold, the whole archive cannot
  * inflate to more than the ratio times its own size plus the threshold per entry, and never
- * past the total limit.
+ * past the total limit. Answers the root prefix (see the top of this file).
  */
-async function checkLayout(file: string, limits: UploadLimits): Promise<void> {
+async function checkLayout(file: string, limits: UploadLimits): Promise<string | null> {
   const zip = await openZip(file)
+  const root = new RootFolder()
   try {
     if (zip.entryCount > limits.zipMaxEntries) throw new BadRequestError(`The zip has more than ${limits.zipMaxEntries} entries`)
     const starts = new Float64Array(zip.entryCount)
@@ -112,6 +130,7 @@ async function checkLayout(file: string, limits: UploadLimits): Promise<void> {
     let count = 0
     for await (const entry of zipEntries(zip)) {
       checkEntry(entry, limits)
+      root.see(entry)
       const { fileDataStart } = await localHeaderOf(zip, entry)
       starts[count] = entry.relativeOffsetOfLocalHeader
       ends[count] = fileDataStart + entry.compressedSize
@@ -123,6 +142,7 @@ async function checkLayout(file: string, limits: UploadLimits): Promise<void> {
       if ((starts[index] as number) < reached) throw new BadRequestError('Entries of the zip overlap (zip bomb?)')
       reached = Math.max(reached, ends[index] as number)
     }
+    return root.prefix()
   } finally {
     zip.close()
   }
@@ -132,16 +152,45 @@ export interface ZipSource {
   content: Buffer
 }
 
-/** The archive's files, one in memory at a time (the scan worker reads them). */
-export async function* readZipFiles(file: string): AsyncGenerator<ZipSource> {
+/**
+ * The archive's files, one in memory at a time (the scan worker reads them), with the root prefix
+ * inspection found (stored with the content) stripped from their paths. Contents stored without
+ * one (every content uploaded before prefixes were recorded) are read with their paths as they are.
+ */
+export async function* readZipFiles(file: string, rootPrefix: string | null = null): AsyncGenerator<ZipSource> {
   const zip = await openZip(file)
   try {
     for await (const entry of zipEntries(zip)) {
       if (isDirectory(entry) || isSymlink(entry)) continue
-      yield { path: entry.fileName, content: await readEntry(zip, entry) }
+      const seenAs = pathUnderRoot(entry.fileName, rootPrefix)
+      if (seenAs !== null) yield { path: seenAs, content: await readEntry(zip, entry) }
     }
   } finally {
     zip.close()
+  }
+}
+
+/** An entry's path as readers see it: without the root prefix; null outside it (macOS metadata), not read. */
+function pathUnderRoot(name: string, rootPrefix: string | null): string | null {
+  if (rootPrefix === null) return name
+  return name.startsWith(rootPrefix) ? name.slice(rootPrefix.length) : null
+}
+
+/** Finds the one top-level folder of the files, if there is one, from their names seen one at a time. */
+class RootFolder {
+  private folder: string | null | undefined
+
+  see(entry: Entry): void {
+    if (isDirectory(entry) || entry.fileName.startsWith(MACOS_METADATA) || this.folder === null) return
+    const slash = entry.fileName.indexOf('/')
+    // a file at the root; `x//y` counts as one too, as stripping would make it an absolute `/y`
+    const top = slash > 0 && entry.fileName[slash + 1] !== '/' ? entry.fileName.slice(0, slash + 1) : null
+    this.folder = this.folder === undefined || this.folder === top ? top : null
+  }
+
+  /** null when a file sits at the root, files sit in two folders, or there are no files */
+  prefix(): string | null {
+    return this.folder ?? null
   }
 }
 
