@@ -3,8 +3,8 @@
  * others): one run, the Parapet driver with a descriptor per reported rule, one result per
  * finding with a relative location and Parapet's fingerprint, and the source-to-sink path of a
  * data-flow finding as a code flow. Callers may annotate each result with its state against a
- * baseline and its suppressions; and the fingerprints of a SARIF log read back here are what a
- * later scan is compared with.
+ * baseline and its suppressions. `sarifFingerprints` reads the fingerprints back from such a
+ * log, to compare a later scan with it.
  */
 import type { DataFlowStep, DataFlowTrace, Finding, RuleDocument, Severity } from './types.ts'
 import type { ScanReport } from './scan.ts'
