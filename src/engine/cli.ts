@@ -1,9 +1,12 @@
 /**
  * Command-line scanner: `parapet scan <dir> [options]` (or `npm run -s scan -- <dir>`). Prints
  * (or writes) a JSON report or SARIF 2.1.0. Exit codes: 0 done, 1 findings at or above --fail-on,
- * 2 usage or input error (invalid rules, rules beyond the rule limits, the scan time limit
- * reached). Files are analyzed in worker processes under a per-file time limit: a file past it
- * is skipped with a warning.
+ * 2 usage or input error (invalid rules, rules beyond the rule limits, a baseline that is not a
+ * SARIF log of ours, the scan time limit reached). Files are analyzed in worker processes under a
+ * per-file time limit: a file past it is skipped with a warning.
+ *
+ * With --baseline (an earlier SARIF report), only findings whose fingerprint the baseline lacks
+ * are reported, in either format, and --fail-on looks at those alone: a CI gate on new findings.
  */
 import { readFile, writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
@@ -14,7 +17,7 @@ import { RuleValidationError, formatRuleProblem, loadBuiltinRulesLeniently, pars
 import { scanDirectory } from './scan.ts'
 import { formatSeconds } from './worker-pool.ts'
 import type { LogEvent, ScanReport } from './scan.ts'
-import { toSarif } from './sarif.ts'
+import { sarifFingerprints, toSarif } from './sarif.ts'
 import { ENGINE_VERSION } from './version.ts'
 
 const USAGE = `Usage: parapet scan <dir> [options]
@@ -28,6 +31,8 @@ Options:
                              analysis, sast,secrets,dataflow, as a full server scan)
   --fail-on <severity>       exit with 1 when a finding is at least this severe
                              (critical, high, medium, low, info)
+  --baseline <sarif file>    report only findings that are not in this earlier SARIF
+                             report (by fingerprint); --fail-on then counts only those
   --max-file-bytes <n>       skip files larger than this (default 1048576)
   --file-timeout <seconds>   skip a file whose analysis takes longer (default 30)
   --scan-timeout <seconds>   stop with an error when the scan takes longer (default: none)
@@ -45,6 +50,7 @@ export interface CliOptions {
   builtinRules: boolean
   analyzers?: AnalyzerName[]
   failOn?: Severity
+  baselineFile?: string
   maxFileBytes?: number
   fileTimeoutMs: number
   scanTimeoutMs?: number
@@ -64,6 +70,7 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
       'no-builtin-rules': { type: 'boolean', default: false },
       analyzers: { type: 'string' },
       'fail-on': { type: 'string' },
+      baseline: { type: 'string' },
       'max-file-bytes': { type: 'string' },
       'file-timeout': { type: 'string' },
       'scan-timeout': { type: 'string' },
@@ -84,6 +91,10 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
   }
   if (values.output) options.output = values.output
   if (values.rules) options.rulesFile = values.rules
+  if (values.baseline !== undefined) {
+    if (values.baseline === '') throw new UsageError('--baseline needs a SARIF file')
+    options.baselineFile = values.baseline
+  }
   if (values.analyzers) {
     const names = values.analyzers.split(',').map((name) => name.trim()).filter(Boolean)
     const unknown = names.filter((name) => !(ANALYZERS as readonly string[]).includes(name))
@@ -129,9 +140,52 @@ async function loadRulesFile(path: string): Promise<RuleDocument[]> {
   return parseRulesText(text, path)
 }
 
-export function renderReport(report: ScanReport, format: 'json' | 'sarif', rules: RuleDocument[]): string {
-  if (format === 'sarif') return `${JSON.stringify(toSarif(report, { rules }), null, 2)}\n`
-  return `${JSON.stringify({ tool: 'parapet', version: ENGINE_VERSION, ...report }, null, 2)}\n`
+/** The fingerprints of an earlier SARIF report; anything else is a usage error. */
+async function loadBaseline(path: string): Promise<Set<string>> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    throw new UsageError(`cannot read baseline file ${path}: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  let log: unknown
+  try {
+    log = JSON.parse(text)
+  } catch (error) {
+    throw new UsageError(`baseline file ${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  try {
+    return sarifFingerprints(log)
+  } catch (error) {
+    throw new UsageError(`baseline file ${path}: ${error instanceof Error ? error.message : String(error)}`)
+  }
+}
+
+/** How a scan compares with its baseline, by fingerprint; the names are SARIF's baseline states. */
+export interface BaselineCounts {
+  /** findings not in the baseline: the ones reported */
+  new: number
+  /** findings in the baseline too: not reported */
+  unchanged: number
+  /** baseline findings this scan no longer has */
+  absent: number
+}
+
+/** The report narrowed to the findings the baseline does not have, and the counts. */
+export function compareWithBaseline(report: ScanReport, baseline: ReadonlySet<string>): { report: ScanReport; counts: BaselineCounts } {
+  const current = new Set(report.findings.map((finding) => finding.fingerprint))
+  const fresh = report.findings.filter((finding) => !baseline.has(finding.fingerprint))
+  const absent = [...baseline].filter((fingerprint) => !current.has(fingerprint)).length
+  return { report: { ...report, findings: fresh }, counts: { new: fresh.length, unchanged: report.findings.length - fresh.length, absent } }
+}
+
+/** The report in the chosen format; with baseline counts, every finding in it is a new one. */
+export function renderReport(report: ScanReport, format: 'json' | 'sarif', rules: RuleDocument[], baseline?: BaselineCounts): string {
+  if (format === 'sarif') {
+    const annotations = baseline ? { annotate: () => ({ baselineState: 'new' as const }), runProperties: { baseline } } : {}
+    return `${JSON.stringify(toSarif(report, { rules, ...annotations }), null, 2)}\n`
+  }
+  return `${JSON.stringify({ tool: 'parapet', version: ENGINE_VERSION, ...report, ...(baseline ? { baseline } : {}) }, null, 2)}\n`
 }
 
 /** Runs the CLI; returns the exit code. */
@@ -152,9 +206,11 @@ export async function runCli(argv: string[], io: { stdout(text: string): void; s
   const timer = scanTimeoutMs === undefined ? null : setTimeout(() => deadline.abort(new Error(`the scan exceeded its time limit of ${formatSeconds(scanTimeoutMs)}`)), scanTimeoutMs)
   try {
     const extraRules = options.rulesFile ? await loadRulesFile(options.rulesFile) : []
+    // read before the scan: a bad baseline fails at once, not after minutes of analysis
+    const baseline = options.baselineFile ? await loadBaseline(options.baselineFile) : null
     const builtin = options.builtinRules ? loadBuiltinRulesLeniently().rules : []
     const verbose = options.verbose
-    const report = await scanDirectory(options.dir, {
+    const scanned = await scanDirectory(options.dir, {
       extraRules,
       builtinRules: options.builtinRules,
       fileTimeoutMs: options.fileTimeoutMs,
@@ -166,10 +222,15 @@ export async function runCli(argv: string[], io: { stdout(text: string): void; s
         if (verbose || event.level === 'warning' || event.level === 'error') io.stderr(`[${event.level}] ${event.message}\n`)
       },
     })
-    const output = renderReport(report, options.format, [...builtin, ...extraRules])
+    const compared = baseline ? compareWithBaseline(scanned, baseline) : null
+    const report = compared?.report ?? scanned
+    const output = renderReport(report, options.format, [...builtin, ...extraRules], compared?.counts)
     if (options.output) await writeFile(options.output, output)
     else io.stdout(output)
-    const summary = `parapet-scan: ${report.findings.length} findings in ${report.stats.filesScanned} files (${report.stats.linesScanned} lines, ${report.durationMs} ms)\n`
+    const found = compared
+      ? `${compared.counts.new} new findings (${compared.counts.unchanged} unchanged, ${compared.counts.absent} gone since the baseline)`
+      : `${report.findings.length} findings`
+    const summary = `parapet-scan: ${found} in ${report.stats.filesScanned} files (${report.stats.linesScanned} lines, ${report.durationMs} ms)\n`
     if (options.output || verbose) io.stderr(summary)
     return options.failOn && hasFindingAtOrAbove(report, options.failOn) ? 1 : 0
   } catch (error) {

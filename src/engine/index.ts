@@ -3,7 +3,8 @@
  *
  * - scanDirectory / scanSources: run the analyzers (`sast`, `secrets`) over files.
  * - parseRulesText / loadBuiltinRules: read and validate rule documents.
- * - toSarif: SARIF 2.1.0 rendering of a scan report.
+ * - toSarif: SARIF 2.1.0 rendering of a scan report (annotated per result by the caller);
+ *   sarifFingerprints: the fingerprints of such a report, to compare a later scan with.
  * - runIsolatedTask: a repository-wide task in a worker process of its own, killable at any moment.
  */
 export { ANALYZERS, CATEGORIES, SEVERITIES } from './types.ts'
@@ -21,5 +22,5 @@ export { CODE_LANGUAGES, DATA_LANGUAGES } from './languages.ts'
 export type { CodeLanguage, DataLanguage, FileLanguage } from './languages.ts'
 export { DEFAULT_IGNORED_DIRS, DEFAULT_MAX_FILE_BYTES, SKIP_REASONS } from './file-selection.ts'
 export type { SkipReason } from './file-selection.ts'
-export { toSarif } from './sarif.ts'
-export type { SarifLog } from './sarif.ts'
+export { FINGERPRINT_KEY, SARIF_SCHEMA, sarifFingerprints, toSarif } from './sarif.ts'
+export type { SarifBaselineState, SarifLog, SarifOptions, SarifResult, SarifResultAnnotations, SarifSuppression } from './sarif.ts'

@@ -1,16 +1,15 @@
-/** SARIF 2.1.0 output and the command-line scanner end to end. */
-import { spawnSync } from 'node:child_process'
+/** SARIF 2.1.0 output (results, code flows, annotations) and the command-line scanner end to end. */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { scanSources } from '../../src/engine/scan.ts'
 import { toSarif, SARIF_SCHEMA } from '../../src/engine/sarif.ts'
 import { parseRulesText } from '../../src/engine/rules-loader.ts'
+import { runCli } from './support/cli.ts'
 import { ruleYaml, source, tempTree } from './support/helpers.ts'
 import { EVAL_RULE, SLOW_RULE, slowFile } from './support/hostile.ts'
+import { sarifSchemaErrors } from './support/sarif-schema.ts'
 
-const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 const rulesText = [
   ruleYaml({ id: 'py.os-system', rule: '\n  pattern: os.system($CMD)', severity: 'critical', cvss: '9.8', confidence: '0.95', tags: '[shell]', fix: 'subprocess.run([$CMD])' }),
   ruleYaml({ id: 'py.weak-hash', category: 'weak-hash', severity: 'low', cwe: '[CWE-328]', owasp: '"A02:2021 - Cryptographic Failures"', rule: '\n  pattern: hashlib.md5($X)', message: 'md5 of $X', cvss: '3.1', confidence: '0.5' }),
@@ -54,17 +53,60 @@ describe('toSarif', () => {
       properties: expect.objectContaining({ severity: 'critical', category: 'command-injection' }),
     })
     expect(run?.results.map((result) => result.ruleIndex)).toEqual([0, 1, 0])
+    expect(run?.results[0]).not.toHaveProperty('codeFlows')
+    expect(sarifSchemaErrors(sarif)).toEqual([])
+  })
+
+  it("renders a data-flow finding's path as a code flow: source, each step, sink, at relative paths and their lines", async () => {
+    const views = 'from flask import request\nfrom lib.runner import run\n\n\ndef handle():\n    name = request.args.get("name")\n    run(name)\n'
+    const runner = 'import os\n\n\ndef run(arg):\n    command = "ls " + arg\n    os.system(command)\n'
+    const report = await scanSources([source('web app/views.py', views), source('lib/runner.py', runner)], { analyzers: ['dataflow'] })
+    const sarif = toSarif(report)
+    const [result] = sarif.runs[0]?.results ?? []
+    expect(result?.ruleId).toBe('dataflow.python.command-injection')
+    const step = (uri: string, startLine: number, text: string, message: string) => ({
+      location: { physicalLocation: { artifactLocation: { uri, uriBaseId: '%SRCROOT%' }, region: { startLine, snippet: { text } } }, message: { text: message } },
+    })
+    expect(result?.codeFlows).toEqual([
+      {
+        message: { text: 'From request.args (HTTP query parameter) to shell command of os.system()' },
+        threadFlows: [
+          {
+            locations: [
+              { ...step('web%20app/views.py', 6, 'name = request.args.get("name")', 'request.args (HTTP query parameter)'), kinds: ['acquire', 'taint'] },
+              step('web%20app/views.py', 6, 'name = request.args.get("name")', 'assigned to name'),
+              step('web%20app/views.py', 7, 'run(name)', 'passed to run() as arg'),
+              step('lib/runner.py', 5, 'command = "ls " + arg', 'assigned to command'),
+              { ...step('lib/runner.py', 6, 'os.system(command)', 'shell command of os.system()'), kinds: ['taint', 'danger'] },
+            ],
+          },
+        ],
+      },
+    ])
+    expect(sarifSchemaErrors(sarif)).toEqual([])
+  })
+
+  it("adds the caller's baseline state and suppressions to each result, as SARIF names them", async () => {
+    const text = 'import os, hashlib\nos.system(cmd)\nhashlib.md5(data)\n'
+    const report = await scanSources([source('app.py', text)], { analyzers: ['sast'], builtinRules: false, extraRules: rules })
+    const sarif = toSarif(report, {
+      rules,
+      annotate: (finding) =>
+        finding.ruleId === 'py.weak-hash'
+          ? { baselineState: 'unchanged', suppressions: [{ kind: 'external', status: 'accepted', justification: 'checksums only' }] }
+          : { baselineState: 'new' },
+    })
+    const results = sarif.runs[0]?.results ?? []
+    expect(results.map((result) => [result.ruleId, result.baselineState, result.suppressions])).toEqual([
+      ['py.os-system', 'new', undefined],
+      ['py.weak-hash', 'unchanged', [{ kind: 'external', status: 'accepted', justification: 'checksums only' }]],
+    ])
+    expect(results[0]).not.toHaveProperty('suppressions')
+    expect(sarifSchemaErrors(sarif)).toEqual([])
+    // without annotations a result says nothing of baselines or suppressions
+    expect(toSarif(report, { rules }).runs[0]?.results.map((result) => Object.keys(result).filter((key) => key === 'baselineState' || key === 'suppressions'))).toEqual([[], []])
   })
 })
-
-function runCli(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join(projectRoot, 'src/engine/cli.ts'), ...args], {
-    cwd: projectRoot,
-    encoding: 'utf8',
-    timeout: 60_000,
-  })
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
-}
 
 describe('cli', () => {
   it('scans a folder and prints JSON, SARIF to a file, and sets the exit code from --fail-on', () => {
