@@ -6,6 +6,7 @@
  * on a project whose zips carry a different top-level folder each time and whose code moved.
  */
 import { describe, expect, it } from 'vitest'
+import { sarifSchemaErrors } from '../engine/support/sarif-schema.ts'
 import { useTestApp } from '../support/app.ts'
 import { makeApiKeyPrincipal, makeIssue, makeRepository, makeScan, type Principal } from '../support/factories.ts'
 import { isTerminal, uploadProject, waitForScan } from '../support/scans.ts'
@@ -168,6 +169,7 @@ describe('a finding followed across two scans, through REST', () => {
     const sarif = await app.request(`/api/scans/${second}/sarif`, { headers: caller.headers })
     expect(sarif.status).toBe(200)
     expect(sarif.body.version).toBe('2.1.0')
+    expect(sarifSchemaErrors(sarif.body)).toEqual([])
     const [run] = sarif.body.runs
     expect(run.baselineGuid).toBe(first)
     expect(run.automationDetails.guid).toBe(second)
@@ -177,6 +179,10 @@ describe('a finding followed across two scans, through REST', () => {
     expect(byFingerprint.get(sql.fingerprint)).toMatchObject({ suppressions: [{ kind: 'external', status: 'accepted', justification: NOTE }] })
     expect(byFingerprint.get(evaluated.fingerprint)).not.toHaveProperty('suppressions')
     expect(byFingerprint.get(evaluated.fingerprint)).toMatchObject({ locations: [{ physicalLocation: { artifactLocation: { uri: 'server.js' } } }] })
+    // the data-flow trace of the eval finding, from req.body.code to eval()
+    const [flow] = (byFingerprint.get(evaluated.fingerprint) as { codeFlows: { threadFlows: { locations: { location: { physicalLocation: { artifactLocation: { uri: string } } } }[] }[] }[] }).codeFlows
+    expect(flow?.threadFlows[0]?.locations.length).toBeGreaterThanOrEqual(2)
+    expect(flow?.threadFlows[0]?.locations.every((step) => step.location.physicalLocation.artifactLocation.uri === 'server.js')).toBe(true)
   })
 })
 

@@ -1,49 +1,38 @@
 /**
  * The SARIF 2.1.0 log of a completed scan, from its stored issues: the engine renders the results
- * (src/engine/sarif.ts, as the CLI does), and this module adds what only the server knows: each
- * result's state against the scan's base (`new` / `unchanged`), a triage decision of false
- * positive as an external suppression justified by the issue's notes, and the run's identity and
- * base, so that code-scanning tools can follow results from one upload to the next.
+ * (src/engine/sarif.ts, as the CLI does, data-flow traces as code flows), annotated with what only
+ * the server knows: each result's state against the scan's base (`new` / `unchanged`), a triage
+ * decision of false positive as an external suppression justified by the issue's notes, and the
+ * run's identity and base, so that code-scanning tools can follow results from one upload to the next.
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { ANALYZERS, type AnalyzerName, type Category, type Finding } from '../../engine/index.ts'
 import { languageFromPath } from '../../engine/languages.ts'
 import { userRuleDefaults } from '../../engine/rule-schema.ts'
-import { toSarif, type SarifLog } from '../../engine/sarif.ts'
+import { toSarif, type SarifLog, type SarifResultAnnotations, type SarifSuppression } from '../../engine/sarif.ts'
 import type { DataFlowTrace } from '../../engine/types.ts'
 import type { IssueRecord } from '../issues/issue.records.ts'
 import { compareScan, completedScanIssues } from './scan.service.ts'
 
-/** SARIF's name for a result outside the code that its owner decided not to act on (§3.35). */
-interface ExternalSuppression {
-  kind: 'external'
-  status: 'accepted'
-  justification?: string
-}
-
 export async function scanSarif(em: EntityManager, id: string): Promise<SarifLog> {
   const { scan, issues } = await completedScanIssues(em, id)
   const comparison = await compareScan(em, scan)
-  const log = toSarif({
-    findings: issues.map(findingOf),
-    dataFlows: [],
-    // the run's properties are replaced below by what the scan recorded
-    stats: { filesTotal: scan.filesTotal, filesScanned: scan.filesScanned, linesScanned: 0, skipped: {}, suppressed: 0, languages: {} },
-    rulesRun: 0,
-    durationMs: 0,
-  })
+  const issueOf = new Map(issues.map((issue) => [findingOf(issue), issue]))
+  const log = toSarif(
+    {
+      findings: [...issueOf.keys()],
+      dataFlows: [],
+      // the run's properties are replaced below by what the scan recorded
+      stats: { filesTotal: scan.filesTotal, filesScanned: scan.filesScanned, linesScanned: 0, skipped: {}, suppressed: 0, languages: {} },
+      rulesRun: 0,
+      durationMs: 0,
+    },
+    { annotate: (finding) => annotationsOf(issueOf.get(finding)) },
+  )
   const runs = log.runs.map((run) => ({
     ...run,
     automationDetails: { id: `parapet/${scan.id}`, guid: scan.id },
     ...(scan.baseScanId && { baselineGuid: scan.baseScanId }),
-    // toSarif renders one result per finding, in order
-    results: run.results.map((result, index) => {
-      const issue = issues[index]
-      if (!issue) return result
-      const suppression = issue.falsePositive ? [suppressionOf(issue)] : []
-      const suppressions = [...((result as { suppressions?: unknown[] }).suppressions ?? []), ...suppression]
-      return { ...result, baselineState: issue.baselineState, ...(suppressions.length > 0 && { suppressions }) }
-    }),
     properties: {
       scanId: scan.id,
       repoId: scan.repository.id,
@@ -61,8 +50,13 @@ export async function scanSarif(em: EntityManager, id: string): Promise<SarifLog
   return { ...log, runs }
 }
 
-/** The notes of a triaged issue, oldest first, say why it is a false positive. */
-function suppressionOf(issue: IssueRecord): ExternalSuppression {
+function annotationsOf(issue: IssueRecord | undefined): SarifResultAnnotations | undefined {
+  if (!issue) return undefined
+  return { baselineState: issue.baselineState, ...(issue.falsePositive && { suppressions: [suppressionOf(issue)] }) }
+}
+
+/** A false positive is suppressed outside the code, accepted; its notes, oldest first, say why. */
+function suppressionOf(issue: IssueRecord): SarifSuppression {
   const justification = issue.notes.map((note) => note.text).join('\n')
   return { kind: 'external', status: 'accepted', ...(justification && { justification }) }
 }
