@@ -15,7 +15,7 @@ const SHALLOW = `{ issues(perPage: 5) { total issues { id repository { id } } } 
 const TOO_DEEP = `{ issues { issues { scan { repository { id } } } } }`
 const ISSUE_FIELDS = `id scanId repoId ruleId fingerprint filePath lineNumber category severity confidence title description columnStart columnEnd
   explanation codeSnippet contextBefore contextAfter remediation remediationCode cweIds owaspCategory cvssScore tags modelUsed dataFlow
-  falsePositive exploitable notes { text author createdAt } createdAt updatedAt repoName scanStatus scanCreatedAt`
+  falsePositive exploitable baselineState firstSeenAt firstSeenScanId notes { text author createdAt } createdAt updatedAt repoName scanStatus scanCreatedAt`
 
 /** One operation selecting `field` `count` times under aliases a0, a1... */
 function aliases(count: number, field: string, header = ''): string {
@@ -145,7 +145,7 @@ describe('REST and GraphQL parity', () => {
     const issue = await makeIssue(app.db.orm, scan, { dataFlow: { steps: [{ file: 'a.py', line: 1 }] } })
     await app.request(`/api/issues/${issue.id}`, { method: 'PATCH', headers: caller.headers, json: { exploitable: true, notes: 'seen' } })
     await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'parity', rules_text: EVAL_RULES, repo_ids: [repository.id] } })
-    const enums = new Set(['lastScanStatus', 'severity', 'scanStatus'])
+    const enums = new Set(['lastScanStatus', 'severity', 'scanStatus', 'baselineState'])
 
     const gql = await app.graphql(
       `query($repoId: ID!) {
