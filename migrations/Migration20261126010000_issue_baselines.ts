@@ -11,7 +11,7 @@
  */
 import { Migration } from '@mikro-orm/migrations'
 
-export class Migration20261201000000_issue_baselines extends Migration {
+export class Migration20261126010000_issue_baselines extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table scans add column base_scan_id uuid null references scans (id);`)
     this.addSql(`alter table issues add column baseline_state text not null default 'new' check (baseline_state in ('new', 'unchanged'));`)
