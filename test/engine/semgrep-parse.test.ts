@@ -362,7 +362,7 @@ describe('Semgrep rule files: what is refused, by rule, line and feature', () =>
       '    message: m',
       '    severity: HIGH',
       '    languages: [python]',
-      '    mode: join',
+      '    pattern-where-python: vars["$X"]',
       '    fix-regex: { regex: a, replacement: b }',
       '  - id: second',
       '    languages: [python]',
@@ -384,8 +384,9 @@ describe('Semgrep rule files: what is refused, by rule, line and feature', () =>
       '    pattern: f()',
     ].join('\n')
     expect(problemsOf(text)).toEqual([
+      'rule "first" (line 6): pattern-where-python is not supported (it runs arbitrary Python)',
       'rule "first" (line 7): fix-regex is not supported (use fix with metavariables)',
-      'rule "first" (line 6): mode: join is not supported',
+      'rule "first" (line 2): a rule needs one of pattern, patterns, pattern-either, pattern-regex',
       'rule "second" (line 8): missing required field "message"',
       'rule "second" (line 8): missing required field "severity"',
       'rule "fourth" (line 21): duplicate rule id (first defined at line 16)',

@@ -621,6 +621,19 @@ function compileRule(node: Located, limits: RuleLimits): { id: string | null; li
   if (!idEntry) scope.report(node.line, 'missing required field "id"')
   else if (id !== null && !RULE_ID.test(id)) scope.report(idEntry.value.line, 'id must be dot-separated words of letters, digits, "-" or "_"')
 
+  const field = (key: string) => entry(node, key)
+  let mode: SemgrepRule['mode'] = 'search'
+  const modeEntry = field('mode')
+  if (modeEntry) {
+    const word = scope.attempt(() => text(modeEntry.value, 'mode', scope).trim())
+    if (word === 'taint' || word === 'search') mode = word
+    else {
+      // join and extract rules have keys of their own: the rest of the rule is not read
+      if (word !== undefined) scope.report(modeEntry.keyLine, `mode: ${word} is not supported`)
+      return { id, line, documents: [], problems: scope.problems }
+    }
+  }
+
   for (const item of node.entries) {
     const refused = refusedKey(item.key)
     if (refused) scope.report(item.keyLine, refused)
@@ -628,7 +641,6 @@ function compileRule(node: Located, limits: RuleLimits): { id: string | null; li
     else if (!RULE_KEYS.has(item.key)) scope.report(item.keyLine, `unknown field "${item.key}"`)
   }
 
-  const field = (key: string) => entry(node, key)
   const message = field('message') ? scope.attempt(() => text((field('message') as { value: Located }).value, 'message', scope, { limit: false })) : (scope.report(node.line, 'missing required field "message"'), undefined)
 
   let severity: Severity | undefined
@@ -654,24 +666,10 @@ function compileRule(node: Located, limits: RuleLimits): { id: string | null; li
     }
   }
 
-  let mode: SemgrepRule['mode'] | null = 'search'
-  const modeEntry = field('mode')
-  if (modeEntry) {
-    const word = scope.attempt(() => text(modeEntry.value, 'mode', scope).trim())
-    if (word === 'taint' || word === 'search') mode = word
-    else {
-      // join and extract rules have keys of their own: the rest of the rule is not read
-      if (word !== undefined) scope.report(modeEntry.keyLine, `mode: ${word} is not supported`)
-      mode = null
-    }
-  }
-
   let formula: SemgrepFormula | undefined
   let taint: SemgrepTaint | undefined
   const formulaKeys = ['pattern', 'patterns', 'pattern-either', 'pattern-regex'].filter((key) => field(key))
-  if (mode === null) {
-    // refused above
-  } else if (mode === 'taint') {
+  if (mode === 'taint') {
     for (const key of formulaKeys) scope.report((field(key) as { keyLine: number }).keyLine, `${key} is not valid in mode: taint (use pattern-sources and pattern-sinks)`)
     taint = taintOf(node, scope)
   } else {
@@ -697,7 +695,7 @@ function compileRule(node: Located, limits: RuleLimits): { id: string | null; li
   const metadataEntry = field('metadata')
   if (metadataEntry && metadataEntry.value.kind !== 'map') scope.report(metadataEntry.keyLine, `metadata must be a mapping, got ${describe(metadataEntry.value)}`)
 
-  if (scope.problems.length > 0 || id === null || message === undefined || severity === undefined || languages.length === 0 || mode === null) {
+  if (scope.problems.length > 0 || id === null || message === undefined || severity === undefined || languages.length === 0) {
     return { id, line, documents: [], problems: scope.problems }
   }
   const semgrep: SemgrepRule = {
