@@ -384,7 +384,8 @@ export function builtinRulesDir(): string {
   return fileURLToPath(new URL('./rules/', import.meta.url))
 }
 
-function listRuleFiles(dir: string): string[] {
+/** The .yml/.yaml files under `dir`, recursively, sorted by path; none when it cannot be read. */
+export function listRuleFiles(dir: string): string[] {
   let entries
   try {
     entries = readdirSync(dir, { withFileTypes: true })
