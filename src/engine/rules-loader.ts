@@ -19,6 +19,7 @@ import { DEFAULT_USER_RULE_SEVERITY, normalizeSeverity, ruleDocumentSchema, titl
 import { DEFAULT_RULE_LIMITS, MAX_YAML_ALIAS_COUNT, ruleValueProblem, tokenizeRuleText } from './rule-limits.ts'
 import type { RuleLimits } from './rule-limits.ts'
 import { compileSemgrepDocument, isSemgrepDocument } from './semgrep/parse.ts'
+import { checkSemgrepPatterns } from './semgrep/evaluate.ts'
 
 export interface RuleProblem {
   ruleId: string | null
@@ -91,6 +92,7 @@ export function parseRulesTextLeniently(
   const rules: RuleDocument[] = []
   const firstLineById = new Map<string, number>()
   let textFormat: { format: 'semgrep' | 'parapet'; line: number } | undefined
+  let budgetExhausted = false
   const report = (ruleId: string | null, line: number, message: string) =>
     problems.push(source === undefined ? { ruleId, line, message } : { ruleId, line, message, source })
 
@@ -147,12 +149,23 @@ export function parseRulesTextLeniently(
           report(semgrepRule.id, semgrepRule.line, `duplicate rule id (first defined at line ${previous})`)
           continue
         }
+        const patternProblems = semgrepPatternProblems(semgrepRule.documents, budget)
+        if (patternProblems === BUDGET_SPENT) {
+          report(semgrepRule.id, semgrepRule.line, budgetSpent(limits))
+          budgetExhausted = true
+          break
+        }
+        if (patternProblems.length > 0) {
+          for (const problem of patternProblems) report(semgrepRule.id, problem.line, problem.message)
+          continue
+        }
         firstLineById.set(semgrepRule.id, semgrepRule.line)
         for (const rule of semgrepRule.documents) {
           origins.set(rule, { source: source ?? null, line: semgrepRule.line })
           rules.push(rule)
         }
       }
+      if (budgetExhausted) break
       continue
     }
 
@@ -358,6 +371,28 @@ function astGrepCompileError(rule: RuleDocument, budget: CompileBudget): Compile
     }
   }
   return null
+}
+
+/**
+ * The patterns, regexes and comparisons of a Semgrep rule's documents that cannot be compiled
+ * for their language (each problem once, though the rule has a document per language), charged
+ * to the budget like ast-grep rules.
+ */
+function semgrepPatternProblems(documents: readonly RuleDocument[], budget: CompileBudget): Array<{ line: number; message: string }> | typeof BUDGET_SPENT {
+  const problems: Array<{ line: number; message: string }> = []
+  for (const document of documents) {
+    if (!document.semgrep || !isCodeLanguage(document.language) || !isLanguageAvailable(document.language)) continue
+    if (budget.remainingMs <= 0) return BUDGET_SPENT
+    const started = performance.now()
+    try {
+      for (const problem of checkSemgrepPatterns(document.semgrep, document.language)) {
+        if (!problems.some((known) => known.line === problem.line && known.message === problem.message)) problems.push(problem)
+      }
+    } finally {
+      budget.remainingMs -= performance.now() - started
+    }
+  }
+  return problems
 }
 
 /** ast-grep reports nested causes on separate `|->` lines; keep them on one line. */

@@ -335,7 +335,10 @@ describe('Semgrep rule files: what is refused, by rule, line and feature', () =>
     ['a taint rule without sinks', '    mode: taint\n    pattern-sources: [{ pattern: f() }]', '(line 2): mode: taint needs pattern-sinks'],
     ['a pattern in taint mode', '    mode: taint\n    pattern: f()\n    pattern-sources: [{ pattern: f() }]\n    pattern-sinks: [{ pattern: g() }]', '(line 7): pattern is not valid in mode: taint'],
     ['a metavariable that is not one', '    patterns:\n      - pattern: f($X)\n      - focus-metavariable: X', '(line 8): focus-metavariable must be a metavariable like $X, got "X"'],
-    ['a regex JavaScript cannot run', '    pattern-regex: "a(?<=b+"', '(line 6): pattern-regex is not a regular expression Parapet can run'],
+    ['a regex that cannot run', '    pattern-regex: "a(?<=b+"', '(line 6): invalid pattern-regex: '],
+    ['a metavariable-regex that cannot run', '    patterns:\n      - pattern: f($X)\n      - metavariable-regex:\n          metavariable: $X\n          regex: "(unclosed"', '(line 8): invalid metavariable-regex: '],
+    ['pattern code that does not parse in the language', '    patterns:\n      - pattern: f($X)\n      - pattern-not: "def f(:"', '(line 8): pattern `def f(:` cannot be used for python'],
+    ['a comparison that is not one', '    patterns:\n      - pattern: f($X)\n      - metavariable-comparison:\n          comparison: $X >>> 1', '(line 8): invalid metavariable-comparison: '],
     ['metavariable-pattern in another unsupported language', '    patterns:\n      - pattern: f($X)\n      - metavariable-pattern:\n          metavariable: $X\n          language: generic\n          pattern: g', '(line 10): metavariable-pattern.language: generic (text) matching is not supported'],
   ]
 
@@ -353,6 +356,12 @@ describe('Semgrep rule files: what is refused, by rule, line and feature', () =>
     ])
     expect(problemsOf(semgrepRule('    pattern: f()', { languages: '[none]' }))[0]).toContain('(line 5): languages: the none language is not supported')
     expect(problemsOf(semgrepRule('    pattern: f()', { languages: '[solidity]' }))[0]).toContain('(line 5): languages: language "solidity" is not supported (supported: python, javascript, typescript, java, go,')
+  })
+
+  it('refuses a rule whose pattern one of its languages cannot parse, naming that language', () => {
+    expect(problemsOf(semgrepRule('    pattern: "lambda $X: $X"', { languages: '[python, java]' }))).toEqual([
+      'rule "no-eval" (line 6): pattern `lambda $X: $X` cannot be used for java: `lambda $X: $X` does not parse as java',
+    ])
   })
 
   it('reports every problem of a rule, and the problems of every rule, the valid ones of the file refused with them', () => {
