@@ -77,6 +77,38 @@ describe('parapet scan --rules', { timeout: RUN_TIMEOUT + 10_000 }, () => {
     expect(twice.stderr).not.toContain('eval-anywhere')
   })
 
+  it("runs a Semgrep rule file unchanged under the sast analyzer, with the rule's id as the finding's and SARIF's rule id", () => {
+    const semgrep = [
+      'rules:',
+      '  - id: eval-of-input',
+      '    message: eval() runs $X',
+      '    severity: WARNING',
+      '    languages: [python, javascript]',
+      '    metadata:',
+      '      cwe: ["CWE-95: Improper Neutralization of Directives in Dynamically Evaluated Code"]',
+      '      owasp: "A03:2021 - Injection"',
+      '    patterns:',
+      '      - pattern: eval($X)',
+      '      - pattern-not: eval("...")',
+      '',
+    ].join('\n')
+    const dir = tempTree({ 'app/main.py': 'eval(code)\neval("1 + 1")\n', 'app/web.js': 'eval(req.query.q)\n', 'rules/semgrep.yaml': semgrep })
+    const json = scan(dir, ['--rules', join(dir, 'rules')])
+    expect(json.status, json.stderr).toBe(0)
+    const findings = (JSON.parse(json.stdout) as { findings: Array<Record<string, unknown>> }).findings
+    expect(findings.map((finding) => [finding['ruleId'], finding['analyzer'], finding['filePath'], finding['lineNumber'], finding['description'], finding['severity']]).sort()).toEqual([
+      ['eval-of-input', 'sast', 'main.py', 1, 'eval() runs code', 'medium'],
+      ['eval-of-input', 'sast', 'web.js', 1, 'eval() runs req.query.q', 'medium'],
+    ])
+    expect(findings[0]).toMatchObject({ category: 'code-injection', cweIds: ['CWE-95'], owaspCategory: 'A03:2021 - Injection' })
+
+    const sarif = runCli([join(dir, 'app'), '--rules', join(dir, 'rules/semgrep.yaml'), '--no-builtin-rules', '--analyzers', 'sast', '--format', 'sarif'], RUN_TIMEOUT)
+    expect(sarif.status, sarif.stderr).toBe(0)
+    const [run] = (JSON.parse(sarif.stdout) as { runs: Array<{ results: Array<{ ruleId: string }>; tool: { driver: { rules: Array<{ id: string }> } } }> }).runs
+    expect(run?.results.map((result) => result.ruleId)).toEqual(['eval-of-input', 'eval-of-input'])
+    expect(run?.tool.driver.rules.map((rule) => rule.id)).toEqual(['eval-of-input'])
+  })
+
   it('lists --rules in its help, with folders and Semgrep files', () => {
     expect(runCli(['--help']).stdout).toMatch(/--rules <file\|folder> {6}extra rules: a YAML file in Parapet's rule format or a\n\s+Semgrep rule file/)
   })
