@@ -139,6 +139,10 @@ export function parseRulesTextLeniently(
       report(ruleId, start, `this document is ${other}, but the text is ${first} (line ${textFormat.line}); put each format in a text of its own`)
       continue
     }
+    if (format === 'semgrep' && options.builtin) {
+      report(ruleId, start, "built-in rules are written in Parapet's rule format, not Semgrep's")
+      continue
+    }
     if (format === 'semgrep') {
       const compiled = compileSemgrepDocument(doc, lineOf, limits)
       for (const problem of compiled.problems) report(problem.ruleId, problem.line, problem.message)

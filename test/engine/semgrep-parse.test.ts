@@ -72,6 +72,12 @@ describe('Semgrep rule files: shape and compilation', () => {
     expect(ours[0]?.rule).toEqual({ pattern: 'eval($X)' })
   })
 
+  it('keeps the built-in rules in Parapet\'s format', () => {
+    expect(() => parseRulesText(semgrepRule('    pattern: eval($X)'), 'builtin.yml', { builtin: true, limits: null })).toThrow(
+      'builtin.yml: document (line 1): built-in rules are written in Parapet\'s rule format, not Semgrep\'s',
+    )
+  })
+
   it('refuses a text that mixes the two formats, naming the line of the odd document', () => {
     const text = `${semgrepRule('    pattern: eval($X)')}\n---\nid: ours\nlanguage: python\nmessage: m\nrule:\n  pattern: f()\n`
     expect(problemsOf(text)).toEqual([

@@ -313,8 +313,8 @@ function refusedKey(key: string): string | null {
 type FormulaPlace = 'rule' | 'either' | 'patterns' | 'not' | 'metavariable-pattern' | 'taint'
 
 /**
- * The formula of a mapping holding exactly one formula operator among `allowed` (other keys are
- * the caller's, listed in `extra`).
+ * The formula of a mapping holding exactly one of `pattern`, `patterns`, `pattern-either`,
+ * `pattern-regex`; the keys in `extra` are the caller's (a taint entry's options...).
  */
 function formulaOf(node: Extract<Located, { kind: 'map' }>, place: FormulaPlace, scope: RuleScope, extra: ReadonlySet<string>, what: string): SemgrepFormula {
   const operators = node.entries.filter((item) => !extra.has(item.key))
