@@ -166,6 +166,10 @@ remediation: r
     expect(update.status).toBe(422)
     expect(update.body.detail[0].msg).toBe('rule "joined-flows" (line 28): mode: join is not supported')
     expect((await app.request(`/api/rulesets/${created.body.id}`, { headers: caller.headers })).body.rules_text).toBe(SEMGREP_RULES)
+
+    const graphql = await app.graphql('mutation($input: CreateRulesetInput!) { createRuleset(input: $input) { id } }', { input: { name: 'joined over graphql', rulesText: join } }, caller.headers)
+    expect(graphql.body.errors[0].extensions.code).toBe('BAD_USER_INPUT')
+    expect(graphql.body.errors[0].extensions.issues.map((issue: { msg: string }) => issue.msg)).toEqual(['rule "joined-flows" (line 28): mode: join is not supported'])
   })
 
   it('answers BAD_USER_INPUT over GraphQL with the same problems', async () => {
