@@ -429,5 +429,10 @@ describe('Semgrep rule files: what is refused, by rule, line and feature', () =>
 
     const laughs = ['a: &a [x, x, x, x, x, x, x, x, x, x]', 'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]', 'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]', 'rules: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]'].join('\n')
     expect(problemsOf(laughs)[0]).toMatch(/YAML aliases expand too much/)
+
+    // compiling patterns is charged to the text's validation budget, as ast-grep rules are
+    expect(problemsOf(semgrepRule('    pattern: eval($X)'), { ...DEFAULT_RULE_LIMITS, validationBudgetMs: 0 })).toEqual([
+      'rule "no-eval" (line 2): compiling the rules took more than 0 ms, the limit for one text; the rules from here on were not validated (split the text or simplify its regexes)',
+    ])
   })
 })
