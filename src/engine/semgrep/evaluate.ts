@@ -286,9 +286,20 @@ class Evaluator {
         if (index === 0) throw error
         continue
       }
-      for (const sequence of compiled.alternatives) matches.push(...this.sequence(sequence, compiled))
+      for (const sequence of compiled.alternatives) {
+        const found = this.sequence(sequence, compiled)
+        matches.push(...found.map((match) => (compiled.toBlockEnd ? this.toBlockEnd(match) : plainMatch(match))))
+      }
     }
     return dedupe(matches)
+  }
+
+  /** The match extended to the end of the block its last statement is in. */
+  private toBlockEnd(match: SemgrepMatch & { last: SgNode }): SemgrepMatch {
+    const block = statementOf(match.last).parent()
+    // At the top level the block is the file (or the scope being searched).
+    const end = block && block.parent() !== null ? block.range().end.index : this.scope.end
+    return { start: match.start, end: Math.max(match.end, end), bindings: match.bindings }
   }
 
   private importAliases(): Map<string, string> {
@@ -309,15 +320,16 @@ class Evaluator {
     return found
   }
 
-  private sequence(steps: readonly PatternStep[], compiled: CompiledPattern): SemgrepMatch[] {
+  /** Matches of a statement sequence; `last` is the node of the last statement matched. */
+  private sequence(steps: readonly PatternStep[], compiled: CompiledPattern): Array<SemgrepMatch & { last: SgNode }> {
     const first = steps[0] as PatternStep
     const heads = this.step(first, compiled)
-    if (steps.length === 1) return heads.map(({ node: _node, ...match }) => match)
+    if (steps.length === 1) return heads.map(({ node, ...match }) => ({ ...match, last: node }))
     const rest = steps.slice(1).map((step) => this.step(step, compiled))
-    const results: SemgrepMatch[] = []
+    const results: Array<SemgrepMatch & { last: SgNode }> = []
     const extend = (index: number, statement: SgNode, bindings: Bindings, start: number, outer: SgNode): void => {
       if (index === steps.length) {
-        results.push({ start, end: statement.range().end.index, bindings })
+        results.push({ start, end: statement.range().end.index, bindings, last: statement })
         return
       }
       const candidates = rest[index - 1] ?? []
@@ -393,6 +405,10 @@ class Evaluator {
       }
     }
   }
+}
+
+function plainMatch({ start, end, bindings }: SemgrepMatch): SemgrepMatch {
+  return { start, end, bindings }
 }
 
 function capture(node: SgNode, name: string, multi: boolean, fileText: string): SemgrepBinding | null {
