@@ -319,3 +319,69 @@ describe('evaluateFormula', () => {
     expect(matches.map((match) => [code.slice(match.start, match.end), match.bindings.$V?.text])).toEqual([['sink(x)', 'x']])
   })
 })
+
+/**
+ * Every operator in every language the issue names: a rule, code, and the lines it must report
+ * (the other lines of the code are the negative cases).
+ */
+const OPERATOR_CASES: Array<{ operator: string; language: string; file: string; body: string; code: string; lines: number[] }> = [
+  // pattern-either
+  { operator: 'pattern-either', language: 'javascript', file: 'a.js', body: 'pattern-either:\n  - pattern: crypto.createHash("md5")\n  - pattern: crypto.createHash("sha1")', code: 'crypto.createHash("md5")\ncrypto.createHash("sha1")\ncrypto.createHash("sha256")\n', lines: [1, 2] },
+  { operator: 'pattern-either', language: 'typescript', file: 'a.ts', body: 'pattern-either:\n  - pattern: document.write($X)\n  - pattern: $E.outerHTML = $X', code: 'document.write(html)\nel.outerHTML = html\nel.textContent = html\n', lines: [1, 2] },
+  { operator: 'pattern-either', language: 'java', file: 'A.java', body: 'pattern-either:\n  - pattern: new Random()\n  - pattern: Math.random()', code: 'class A { void f() {\n  new Random();\n  Math.random();\n  new SecureRandom();\n} }\n', lines: [2, 3] },
+  { operator: 'pattern-either', language: 'go', file: 'a.go', body: 'pattern-either:\n  - pattern: md5.New()\n  - pattern: sha1.New()', code: 'package main\nfunc f() {\n\tmd5.New()\n\tsha1.New()\n\tsha256.New()\n}\n', lines: [3, 4] },
+  // pattern-not
+  { operator: 'pattern-not', language: 'python', file: 'a.py', body: 'patterns:\n  - pattern: requests.get(...)\n  - pattern-not: requests.get(..., timeout=$T, ...)', code: 'requests.get(u)\nrequests.get(u, timeout=5)\nrequests.get(u, timeout=5, verify=True)\n', lines: [1] },
+  { operator: 'pattern-not', language: 'typescript', file: 'a.ts', body: 'patterns:\n  - pattern: new RegExp($X)\n  - pattern-not: new RegExp("...")', code: 'new RegExp(input)\nnew RegExp("^a+$")\n', lines: [1] },
+  { operator: 'pattern-not', language: 'java', file: 'A.java', body: 'patterns:\n  - pattern: $S.executeQuery($Q)\n  - pattern-not: $S.executeQuery("...")', code: 'class A { void f(Statement s, String q) {\n  s.executeQuery(q);\n  s.executeQuery("select 1");\n} }\n', lines: [2] },
+  { operator: 'pattern-not', language: 'go', file: 'a.go', body: 'patterns:\n  - pattern: db.Query($Q, ...)\n  - pattern-not: db.Query("...", ...)', code: 'package main\nfunc f(q string) {\n\tdb.Query(q)\n\tdb.Query("select 1", q)\n}\n', lines: [3] },
+  // pattern-inside
+  { operator: 'pattern-inside', language: 'javascript', file: 'a.js', body: 'patterns:\n  - pattern-inside: |\n      app.get($PATH, function ($REQ, $RES) { ... })\n  - pattern: $RES.send($REQ.query.$F)', code: 'app.get("/", function (req, res) {\n  res.send(req.query.name)\n})\nfunction g(req, res) {\n  res.send(req.query.name)\n}\n', lines: [2] },
+  { operator: 'pattern-inside', language: 'java', file: 'A.java', body: 'patterns:\n  - pattern-inside: |\n      void $M(HttpServletRequest $R, ...) { ... }\n  - pattern: $R.getParameter(...)', code: 'class A {\n  void get(HttpServletRequest req, HttpServletResponse res) {\n    req.getParameter("a");\n  }\n  void other(Map req) {\n    req.getParameter("a");\n  }\n}\n', lines: [3] },
+  { operator: 'pattern-inside', language: 'go', file: 'a.go', body: 'patterns:\n  - pattern-inside: |\n      func $F($W http.ResponseWriter, $R *http.Request) { ... }\n  - pattern: $R.URL.Query()', code: 'package main\n\nfunc h(w http.ResponseWriter, r *http.Request) {\n\tr.URL.Query()\n}\n\nfunc g(r *Other) {\n\tr.URL.Query()\n}\n', lines: [4] },
+  // pattern-not-inside
+  { operator: 'pattern-not-inside', language: 'python', file: 'a.py', body: 'patterns:\n  - pattern: open(...)\n  - pattern-not-inside: |\n      with open(...) as $H:\n          ...', code: 'f = open(p)\nwith open(p) as h:\n    h.read()\n', lines: [1] },
+  { operator: 'pattern-not-inside', language: 'javascript', file: 'a.js', body: 'patterns:\n  - pattern: JSON.parse($X)\n  - pattern-not-inside: try { ... } catch ($E) { ... }', code: 'JSON.parse(a)\ntry {\n  JSON.parse(b)\n} catch (e) {}\n', lines: [1] },
+  { operator: 'pattern-not-inside', language: 'typescript', file: 'a.ts', body: 'patterns:\n  - pattern: $EL.innerHTML = $Y\n  - pattern-not-inside: |\n      $Y = sanitize(...)\n      ...', code: 'function f(el: Element, a: string) {\n  const b = 1\n  el.innerHTML = a\n  a = sanitize(a)\n  el.innerHTML = a\n}\n', lines: [3] },
+  // pattern-regex
+  { operator: 'pattern-regex', language: 'javascript', file: 'a.js', body: 'pattern-regex: password\\s*=\\s*"[^"]+"', code: 'const password = "hunter2"\nconst password = process.env.P\n', lines: [1] },
+  { operator: 'pattern-regex', language: 'typescript', file: 'a.ts', body: 'pattern-regex: "\\\\bTODO\\\\b"', code: '// TODO: fix\n// TODOS\n', lines: [1] },
+  { operator: 'pattern-regex', language: 'java', file: 'A.java', body: 'pattern-regex: System\\.exit\\(\\d+\\)', code: 'class A { void f() {\n  System.exit(1);\n  System.exit(code);\n} }\n', lines: [2] },
+  { operator: 'pattern-regex', language: 'go', file: 'a.go', body: 'pattern-regex: InsecureSkipVerify:\\s*true', code: 'package main\nvar a = tls.Config{InsecureSkipVerify: true}\nvar b = tls.Config{InsecureSkipVerify: false}\n', lines: [2] },
+  // metavariable-regex
+  { operator: 'metavariable-regex', language: 'python', file: 'a.py', body: 'patterns:\n  - pattern: $F(...)\n  - metavariable-regex:\n      metavariable: $F\n      regex: (exec|eval)$', code: 'eval(x)\nexec(x)\nmy_eval(x)\nevaluate(x)\n', lines: [1, 2] },
+  { operator: 'metavariable-regex', language: 'javascript', file: 'a.js', body: 'patterns:\n  - pattern: document.$M($X)\n  - metavariable-regex:\n      metavariable: $M\n      regex: write(ln)?$', code: 'document.write(a)\ndocument.writeln(a)\ndocument.getElementById(a)\n', lines: [1, 2] },
+  { operator: 'metavariable-regex', language: 'typescript', file: 'a.ts', body: 'patterns:\n  - pattern: const $K = "..."\n  - metavariable-regex:\n      metavariable: $K\n      regex: .*(secret|Secret|password|Password)', code: 'const apiSecret = "abc"\nconst title = "abc"\nconst password = "x"\n', lines: [1, 3] },
+  { operator: 'metavariable-regex', language: 'go', file: 'a.go', body: 'patterns:\n  - pattern: os.$FN(...)\n  - metavariable-regex:\n      metavariable: $FN\n      regex: Chmod', code: 'package main\nfunc f(p string) {\n\tos.Chmod(p, 0777)\n\tos.Chown(p, 1, 1)\n}\n', lines: [3] },
+  // metavariable-pattern
+  { operator: 'metavariable-pattern', language: 'javascript', file: 'a.js', body: 'patterns:\n  - pattern: fetch($URL)\n  - metavariable-pattern:\n      metavariable: $URL\n      pattern: req.query', code: 'fetch("http://x/" + req.query.u)\nfetch(config.url)\n', lines: [1] },
+  { operator: 'metavariable-pattern', language: 'typescript', file: 'a.ts', body: 'patterns:\n  - pattern: $DB.query($SQL)\n  - metavariable-pattern:\n      metavariable: $SQL\n      pattern: $A + $B', code: 'db.query("select " + id)\ndb.query("select 1")\n', lines: [1] },
+  { operator: 'metavariable-pattern', language: 'java', file: 'A.java', body: 'patterns:\n  - pattern: Runtime.getRuntime().exec($CMD)\n  - metavariable-pattern:\n      metavariable: $CMD\n      pattern: $A + $B', code: 'class A { void f(String x) {\n  Runtime.getRuntime().exec("ls " + x);\n  Runtime.getRuntime().exec("ls");\n} }\n', lines: [2] },
+  { operator: 'metavariable-pattern', language: 'go', file: 'a.go', body: 'patterns:\n  - pattern: exec.Command($NAME, ...)\n  - metavariable-pattern:\n      metavariable: $NAME\n      pattern: \'"sh"\'', code: 'package main\nfunc f(x string) {\n\texec.Command("sh", "-c", x)\n\texec.Command("ls")\n}\n', lines: [3] },
+  // metavariable-comparison
+  { operator: 'metavariable-comparison', language: 'javascript', file: 'a.js', body: 'patterns:\n  - pattern: setTimeout($F, $MS)\n  - metavariable-comparison:\n      metavariable: $MS\n      comparison: $MS > 1000', code: 'setTimeout(f, 5000)\nsetTimeout(f, 10)\nsetTimeout(f, delay)\n', lines: [1] },
+  { operator: 'metavariable-comparison', language: 'typescript', file: 'a.ts', body: 'patterns:\n  - pattern: bcrypt.hash($P, $ROUNDS)\n  - metavariable-comparison:\n      metavariable: $ROUNDS\n      comparison: $ROUNDS < 10', code: 'bcrypt.hash(p, 4)\nbcrypt.hash(p, 12)\n', lines: [1] },
+  { operator: 'metavariable-comparison', language: 'java', file: 'A.java', body: 'patterns:\n  - pattern: $KG.initialize($BITS)\n  - metavariable-comparison:\n      metavariable: $BITS\n      comparison: $BITS < 2048', code: 'class A { void f(KeyPairGenerator kg) {\n  kg.initialize(1024);\n  kg.initialize(4096);\n} }\n', lines: [2] },
+]
+
+describe.each(OPERATOR_CASES)('$operator in $language', ({ language, file, body, code, lines }) => {
+  it('reports the lines it must and no others', async () => {
+    expect(await matchedLines(semgrepRule(language, body), file, code)).toEqual(lines)
+  })
+})
+
+/** focus-metavariable in every language: the finding starts at the captured code. */
+const FOCUS_CASES: Array<{ language: string; file: string; pattern: string; code: string; at: [number, number] }> = [
+  { language: 'python', file: 'a.py', pattern: 'subprocess.run($CMD, shell=True)', code: 'subprocess.run(command, shell=True)\n', at: [1, 16] },
+  { language: 'typescript', file: 'a.ts', pattern: 'res.send($A, $B)', code: 'res.send(200, body)\n', at: [1, 15] },
+  { language: 'java', file: 'A.java', pattern: '$S.executeQuery($CMD)', code: 'class A { void f(Statement s, String q) {\n  s.executeQuery(q);\n} }\n', at: [2, 18] },
+  { language: 'go', file: 'a.go', pattern: 'fmt.Sprintf($F, $CMD)', code: 'package main\nfunc f(x string) {\n\tfmt.Sprintf("%s", x)\n}\n', at: [3, 20] },
+]
+
+describe.each(FOCUS_CASES)('focus-metavariable in $language', ({ language, file, pattern, code, at }) => {
+  it('reports the focused metavariable, not the whole match', async () => {
+    const focusOn = pattern.includes('$B') ? '$B' : '$CMD'
+    const { findings } = await scan(semgrepRule(language, `patterns:\n  - pattern: ${pattern}\n  - focus-metavariable: ${focusOn}`), { [file]: code })
+    expect(findings.map((finding) => [finding.lineNumber, finding.columnStart])).toEqual([at])
+  })
+})

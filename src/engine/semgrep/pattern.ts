@@ -277,7 +277,7 @@ function parseFragment(text: string, language: CodeLanguage): ParsedFragment | n
   const source = expando === '$' ? text : text.replaceAll('$', expando)
   for (const [prefix, suffix] of WRAPPERS[language] ?? [['', '']]) {
     const root = parse(napiLanguage(language), `${prefix}${source}${suffix}`).root()
-    if (hasError(root)) continue
+    if (hasError(root, expando)) continue
     const container = prefix === '' ? root : (innermostContainer(root, prefix.length, prefix.length + source.length) ?? root)
     const nodes = container
       .children()
@@ -321,15 +321,24 @@ function isStatementPosition(text: string, at: number): boolean {
 
 const SEMICOLON_LANGUAGES = new Set<CodeLanguage>(['java', 'c', 'cpp', 'csharp', 'php', 'rust', 'kotlin', 'scala', 'swift'])
 
+
 /** Whether a (small) pattern tree has a syntax error or a token the parser had to invent (zero width). */
-function hasError(node: SgNode): boolean {
-  if (node.kind() === 'ERROR') return true
+function hasError(node: SgNode, expando: string): boolean {
+  // A `...` where the grammar has no place for an expression (Java parameters): ast-grep still matches it as a list.
+  if (node.kind() === 'ERROR') return node.text().split(/[\s,]+/).some((part) => part !== '' && !isMultiMetavariable(part, expando))
   const children = node.children()
   if (children.length === 0) {
     const range = node.range()
-    return range.start.index === range.end.index && node.parent() !== null
+    const parent = node.parent()
+    // (an invented name after a `...` taken for a type, as in Java's `f(String a, ...)`, is no error)
+    return range.start.index === range.end.index && parent !== null && !isMultiMetavariable(parent.text().trim(), expando)
   }
-  return children.some(hasError)
+  return children.some((child) => hasError(child, expando))
+}
+
+function isMultiMetavariable(text: string, expando: string): boolean {
+  const marker = expando.repeat(3)
+  return (text.startsWith('$$$') || text.startsWith(marker)) && /^[A-Z0-9_]*$/.test(text.slice(3))
 }
 
 /** Lines that are `...` alone at the outermost level separate a pattern's statements; null marks them. */
