@@ -19,6 +19,8 @@ import type { CompiledPattern, PatternStep, Placeholder } from './pattern.ts'
 import { evaluateComparison, parseComparison } from './comparison.ts'
 import { aliasVariants, importAliases } from './imports.ts'
 import { declaredTypes, typeMatches } from './types-of.ts'
+import { regexFilter } from '../regex-filter.ts'
+import type { RegexFilter } from '../regex-filter.ts'
 
 type Bindings = Record<string, SemgrepBinding>
 
@@ -253,6 +255,9 @@ class Evaluator {
   private regex(source: string): SemgrepMatch[] {
     const regex = toJsRegex(source, 'gmd')
     const text = this.text.slice(this.scope.start, this.scope.end)
+    // The JavaScript engine backtracks; a text the deterministic prefilter rules out never reaches it.
+    const filter = prefilterOf(source)
+    if (filter && !filter.test(text)) return []
     const matches: SemgrepMatch[] = []
     for (const found of text.matchAll(regex)) {
       if (found[0] === '') continue
@@ -286,9 +291,20 @@ class Evaluator {
         if (index === 0) throw error
         continue
       }
-      for (const sequence of compiled.alternatives) matches.push(...this.sequence(sequence, compiled))
+      for (const sequence of compiled.alternatives) {
+        const found = this.sequence(sequence, compiled)
+        matches.push(...found.map((match) => (compiled.toBlockEnd ? this.toBlockEnd(match) : plainMatch(match))))
+      }
     }
     return dedupe(matches)
+  }
+
+  /** The match extended to the end of the block its last statement is in. */
+  private toBlockEnd(match: SemgrepMatch & { last: SgNode }): SemgrepMatch {
+    const block = statementOf(match.last).parent()
+    // At the top level the block is the file (or the scope being searched).
+    const end = block && block.parent() !== null ? block.range().end.index : this.scope.end
+    return { start: match.start, end: Math.max(match.end, end), bindings: match.bindings }
   }
 
   private importAliases(): Map<string, string> {
@@ -309,15 +325,16 @@ class Evaluator {
     return found
   }
 
-  private sequence(steps: readonly PatternStep[], compiled: CompiledPattern): SemgrepMatch[] {
+  /** Matches of a statement sequence; `last` is the node of the last statement matched. */
+  private sequence(steps: readonly PatternStep[], compiled: CompiledPattern): Array<SemgrepMatch & { last: SgNode }> {
     const first = steps[0] as PatternStep
     const heads = this.step(first, compiled)
-    if (steps.length === 1) return heads.map(({ node: _node, ...match }) => match)
+    if (steps.length === 1) return heads.map(({ node, ...match }) => ({ ...match, last: node }))
     const rest = steps.slice(1).map((step) => this.step(step, compiled))
-    const results: SemgrepMatch[] = []
+    const results: Array<SemgrepMatch & { last: SgNode }> = []
     const extend = (index: number, statement: SgNode, bindings: Bindings, start: number, outer: SgNode): void => {
       if (index === steps.length) {
-        results.push({ start, end: statement.range().end.index, bindings })
+        results.push({ start, end: statement.range().end.index, bindings, last: statement })
         return
       }
       const candidates = rest[index - 1] ?? []
@@ -393,6 +410,27 @@ class Evaluator {
       }
     }
   }
+}
+
+const prefilters = new Map<string, RegexFilter | null>()
+
+/** The linear-time prefilter of a Semgrep regex (regex-filter.ts), or null when it has none. */
+function prefilterOf(source: string): RegexFilter | null {
+  let filter = prefilters.get(source)
+  if (filter === undefined) {
+    try {
+      filter = regexFilter(source.replace(/\(\?P</g, '(?<'))
+    } catch {
+      filter = null
+    }
+    if (prefilters.size >= 1000) prefilters.clear()
+    prefilters.set(source, filter)
+  }
+  return filter
+}
+
+function plainMatch({ start, end, bindings }: SemgrepMatch): SemgrepMatch {
+  return { start, end, bindings }
 }
 
 function capture(node: SgNode, name: string, multi: boolean, fileText: string): SemgrepBinding | null {

@@ -39,6 +39,8 @@ export interface CompiledPattern {
   readonly alternatives: readonly (readonly PatternStep[])[]
   /** ast-grep metavariable name (no `$`) -> check on its capture */
   readonly placeholders: Readonly<Record<string, Placeholder>>
+  /** a `...` line ends the pattern: the match runs on to the end of the block (`pattern-inside` contexts) */
+  readonly toBlockEnd: boolean
   /** user metavariables: ast-grep name (no `$`) and Semgrep name (`$X`, `$...ARGS`) */
   readonly metavariables: ReadonlyArray<{ readonly name: string; readonly semgrepName: string; readonly multi: boolean }>
 }
@@ -102,6 +104,7 @@ class Translator {
       gap = false
     }
     if (steps.length === 0) throw new PatternError('the pattern is only `...`')
+    const toBlockEnd = gap
     // Keyword orders: one alternative per order of the first step with keywords.
     let alternatives: Array<Array<{ text: string; gapBefore: boolean }>> = [steps]
     if (this.language === 'python') {
@@ -133,6 +136,7 @@ class Translator {
     return {
       alternatives: alternatives.map((sequence) => sequence.map((step) => ({ config: this.config(step.text), gapBefore: step.gapBefore }))),
       placeholders: this.placeholders,
+      toBlockEnd,
       metavariables: [...metavariables.values()],
     }
   }
@@ -180,7 +184,8 @@ class Translator {
         continue
       }
       if (text.startsWith('...', i)) {
-        out += '$$$'
+        // A statement `...` in a language whose statements end with `;` is written `$$$;` there.
+        out += STATEMENT_SEMICOLON.has(this.language) && isStatementPosition(text, i) ? '$$$;' : '$$$'
         i += 3
         continue
       }
@@ -272,7 +277,7 @@ function parseFragment(text: string, language: CodeLanguage): ParsedFragment | n
   const source = expando === '$' ? text : text.replaceAll('$', expando)
   for (const [prefix, suffix] of WRAPPERS[language] ?? [['', '']]) {
     const root = parse(napiLanguage(language), `${prefix}${source}${suffix}`).root()
-    if (hasError(root)) continue
+    if (hasError(root, expando)) continue
     const container = prefix === '' ? root : (innermostContainer(root, prefix.length, prefix.length + source.length) ?? root)
     const nodes = container
       .children()
@@ -304,17 +309,36 @@ function parsesAsPattern(text: string, language: CodeLanguage): boolean {
   return SEMICOLON_LANGUAGES.has(language) && parseFragment(`${text};`, language) !== null
 }
 
+const STATEMENT_SEMICOLON = new Set<CodeLanguage>(['java', 'c', 'cpp', 'csharp', 'php'])
+
+/** Whether the `...` at `at` stands where a statement would: after `{`, `;`, `}` (or first) and before `}` or a line end. */
+function isStatementPosition(text: string, at: number): boolean {
+  const before = text.slice(0, at).trimEnd()
+  const after = text.slice(at + 3)
+  if (after.startsWith(';')) return false
+  return (before === '' || /[{;}]$/.test(before)) && /^[ \t]*(?:\}|\n|$)/.test(after)
+}
+
 const SEMICOLON_LANGUAGES = new Set<CodeLanguage>(['java', 'c', 'cpp', 'csharp', 'php', 'rust', 'kotlin', 'scala', 'swift'])
 
+
 /** Whether a (small) pattern tree has a syntax error or a token the parser had to invent (zero width). */
-function hasError(node: SgNode): boolean {
-  if (node.kind() === 'ERROR') return true
+function hasError(node: SgNode, expando: string): boolean {
+  // A `...` where the grammar has no place for an expression (Java parameters): ast-grep still matches it as a list.
+  if (node.kind() === 'ERROR') return node.text().split(/[\s,]+/).some((part) => part !== '' && !isMultiMetavariable(part, expando))
   const children = node.children()
   if (children.length === 0) {
     const range = node.range()
-    return range.start.index === range.end.index && node.parent() !== null
+    const parent = node.parent()
+    // (an invented name after a `...` taken for a type, as in Java's `f(String a, ...)`, is no error)
+    return range.start.index === range.end.index && parent !== null && !isMultiMetavariable(parent.text().trim(), expando)
   }
-  return children.some(hasError)
+  return children.some((child) => hasError(child, expando))
+}
+
+function isMultiMetavariable(text: string, expando: string): boolean {
+  const marker = expando.repeat(3)
+  return (text.startsWith('$$$') || text.startsWith(marker)) && /^[A-Z0-9_]*$/.test(text.slice(3))
 }
 
 /** Lines that are `...` alone at the outermost level separate a pattern's statements; null marks them. */
@@ -390,7 +414,7 @@ function stringRegex(content: string): RegExp {
   const last = content.lastIndexOf('/')
   const flags = content.slice(last + 1).replace(/[^ims]/g, '')
   try {
-    return new RegExp(toJsRegex(content.slice(3, last)).source, flags)
+    return toJsRegex(content.slice(3, last), flags)
   } catch (error) {
     throw new PatternError(`invalid regex in "${content}": ${error instanceof Error ? error.message : String(error)}`)
   }
@@ -398,17 +422,17 @@ function stringRegex(content: string): RegExp {
 
 /**
  * A Semgrep (PCRE / Python) regex as a JavaScript one: `(?P<name>` groups, `\A` / `\Z`, and
- * leading inline flags `(?i)`, `(?s)`, `(?m)`, `(?x)` is refused.
+ * inline flags `(?i)`, `(?s)`, `(?m)` (for the whole regex); `(?x)` is refused.
  */
 export function toJsRegex(regex: string, extraFlags = ''): RegExp {
   let source = regex
   let flags = extraFlags
-  const inline = /^\(\?([imsx]+)\)/.exec(source)
-  if (inline) {
-    if ((inline[1] as string).includes('x')) throw new PatternError('the (?x) regex flag is not supported')
-    for (const flag of inline[1] as string) if (!flags.includes(flag)) flags += flag
-    source = source.slice(inline[0].length)
-  }
+  // JavaScript has no inline flags: `(?i)` and the like apply to the whole regex, wherever they are.
+  source = source.replace(/\(\?([imsx]+)\)/g, (_whole: string, inline: string) => {
+    if (inline.includes('x')) throw new PatternError('the (?x) regex flag is not supported')
+    for (const flag of inline) if (!flags.includes(flag)) flags += flag
+    return ''
+  })
   source = source.replace(/\(\?P<([A-Za-z_]\w*)>/g, '(?<$1>').replace(/\(\?P=([A-Za-z_]\w*)\)/g, '\\k<$1>').replace(/\\A/g, '^').replace(/\\[Zz]/g, '$')
   return new RegExp(source, flags)
 }
