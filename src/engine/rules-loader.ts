@@ -92,7 +92,6 @@ export function parseRulesTextLeniently(
   const rules: RuleDocument[] = []
   const firstLineById = new Map<string, number>()
   let textFormat: { format: 'semgrep' | 'parapet'; line: number } | undefined
-  let budgetExhausted = false
   const report = (ruleId: string | null, line: number, message: string) =>
     problems.push(source === undefined ? { ruleId, line, message } : { ruleId, line, message, source })
 
@@ -104,6 +103,35 @@ export function parseRulesTextLeniently(
   const docList = Array.from(new Composer({ prettyErrors: false, uniqueKeys: true }).compose(tokenized.tokens))
   // ast-grep compiles rules synchronously: a text whose rules take too long to compile is refused.
   const budget: CompileBudget = { remainingMs: limits.validationBudgetMs }
+
+  /** A Semgrep rule file's rules, each refused whole on any problem; its documents (one per language) share its id. */
+  const addSemgrepRules = (doc: Document.Parsed): typeof BUDGET_SPENT | undefined => {
+    const compiled = compileSemgrepDocument(doc, lineOf, limits)
+    for (const problem of compiled.problems) report(problem.ruleId, problem.line, problem.message)
+    for (const semgrepRule of compiled.rules) {
+      const previous = firstLineById.get(semgrepRule.id)
+      if (previous !== undefined) {
+        report(semgrepRule.id, semgrepRule.line, `duplicate rule id (first defined at line ${previous})`)
+        continue
+      }
+      const patternProblems = semgrepPatternProblems(semgrepRule.documents, budget)
+      if (patternProblems === BUDGET_SPENT) {
+        report(semgrepRule.id, semgrepRule.line, budgetSpent(limits))
+        return BUDGET_SPENT
+      }
+      if (patternProblems.length > 0) {
+        for (const problem of patternProblems) report(semgrepRule.id, problem.line, problem.message)
+        continue
+      }
+      firstLineById.set(semgrepRule.id, semgrepRule.line)
+      for (const rule of semgrepRule.documents) {
+        origins.set(rule, { source: source ?? null, line: semgrepRule.line })
+        rules.push(rule)
+      }
+    }
+    return undefined
+  }
+
   for (const doc of docList) {
     const start = documentStartLine(doc, lineOf)
     const syntaxErrors = doc.errors
@@ -144,32 +172,7 @@ export function parseRulesTextLeniently(
       continue
     }
     if (format === 'semgrep') {
-      const compiled = compileSemgrepDocument(doc, lineOf, limits)
-      for (const problem of compiled.problems) report(problem.ruleId, problem.line, problem.message)
-      for (const semgrepRule of compiled.rules) {
-        // the documents of one Semgrep rule (one per language) share its id
-        const previous = firstLineById.get(semgrepRule.id)
-        if (previous !== undefined) {
-          report(semgrepRule.id, semgrepRule.line, `duplicate rule id (first defined at line ${previous})`)
-          continue
-        }
-        const patternProblems = semgrepPatternProblems(semgrepRule.documents, budget)
-        if (patternProblems === BUDGET_SPENT) {
-          report(semgrepRule.id, semgrepRule.line, budgetSpent(limits))
-          budgetExhausted = true
-          break
-        }
-        if (patternProblems.length > 0) {
-          for (const problem of patternProblems) report(semgrepRule.id, problem.line, problem.message)
-          continue
-        }
-        firstLineById.set(semgrepRule.id, semgrepRule.line)
-        for (const rule of semgrepRule.documents) {
-          origins.set(rule, { source: source ?? null, line: semgrepRule.line })
-          rules.push(rule)
-        }
-      }
-      if (budgetExhausted) break
+      if (addSemgrepRules(doc) === BUDGET_SPENT) break
       continue
     }
 
