@@ -5,6 +5,9 @@
  * SARIF log of ours, the scan time limit reached). Files are analyzed in worker processes under a
  * per-file time limit: a file past it is skipped with a warning.
  *
+ * Extra rules (--rules, any number of files or folders of them) are in Parapet's rule format or
+ * Semgrep's, told apart by shape (rules-loader.ts).
+ *
  * With --baseline (an earlier SARIF report), only findings whose fingerprint the baseline lacks
  * are reported, in either format, and --fail-on looks at those alone: a CI gate on new findings.
  */
@@ -156,8 +159,9 @@ async function ruleFilesOf(paths: readonly string[]): Promise<string[]> {
 }
 
 /**
- * Every rule of the --rules files; the problems of all files are reported together, a rule id
- * defined in two files among them (the documents of one Semgrep rule share theirs, within a file).
+ * Every rule of the --rules files. The problems of all files are reported together; an id
+ * defined in two of the files is one of them (within a file, the rules one Semgrep rule becomes,
+ * one per language, share its id).
  */
 async function loadRules(paths: readonly string[]): Promise<RuleDocument[]> {
   const rules: RuleDocument[] = []
