@@ -634,7 +634,9 @@ function compileRule(node: Located, limits: RuleLimits): { id: string | null; li
     else if (!RULE_KEYS.has(item.key)) scope.report(item.keyLine, `unknown field "${item.key}"`)
   }
 
-  const message = field('message') ? scope.attempt(() => text((field('message') as { value: Located }).value, 'message', scope, { limit: false })) : (scope.report(node.line, 'missing required field "message"'), undefined)
+  const messageEntry = field('message')
+  if (!messageEntry) scope.report(node.line, 'missing required field "message"')
+  const message = messageEntry ? scope.attempt(() => text(messageEntry.value, 'message', scope, { limit: false })) : undefined
 
   let severity: Severity | undefined
   const severityEntry = field('severity')
