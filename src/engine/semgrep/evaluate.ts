@@ -14,7 +14,7 @@ import { parse } from '@ast-grep/napi'
 import type { SgNode } from '@ast-grep/napi'
 import { isCodeLanguage, isLanguageAvailable, napiLanguage } from '../languages.ts'
 import type { SemgrepBinding, SemgrepClause, SemgrepFormula, SemgrepMatch, SemgrepRule } from './types.ts'
-import { PatternError, compilePattern, toJsRegex, unescapeQuotes } from './pattern.ts'
+import { PatternError, compilePattern, equivalentForms, toJsRegex, unescapeQuotes } from './pattern.ts'
 import type { CompiledPattern, PatternStep, Placeholder } from './pattern.ts'
 import { evaluateComparison, parseComparison } from './comparison.ts'
 import { aliasVariants, importAliases } from './imports.ts'
@@ -281,7 +281,7 @@ class Evaluator {
   }
 
   private pattern(pattern: string): SemgrepMatch[] {
-    const variants = aliasVariants(pattern, this.language, this.importAliases())
+    const variants = aliasVariants(pattern, this.language, this.importAliases()).flatMap((variant) => equivalentForms(variant, this.language))
     const matches: SemgrepMatch[] = []
     for (const [index, variant] of variants.entries()) {
       let compiled: CompiledPattern
@@ -393,6 +393,13 @@ class Evaluator {
     switch (placeholder.kind) {
       case 'string':
         return isStringLiteral(captured) ? {} : null
+      case 'string-content': {
+        if (!isStringLiteral(captured)) return null
+        const text = captured.text()
+        const content = stringContent(text)
+        const start = captured.range().start.index + text.lastIndexOf(content, text.length - 1)
+        return { [placeholder.metavariable]: { start, end: start + content.length, text: content } }
+      }
       case 'string-value':
         return isStringLiteral(captured) && unescapeQuotes(stringContent(captured.text())) === placeholder.value ? {} : null
       case 'string-regex': {
@@ -403,6 +410,32 @@ class Evaluator {
       case 'typed': {
         this.types ??= declaredTypes(this.root, this.language)
         return typeMatches(captured, placeholder.type, this.types, this.language) ? {} : null
+      }
+      case 'template': {
+        if (captured.kind() !== 'template_string') return null
+        const substitutions = captured.children().filter((child) => child.kind() === 'template_substitution')
+        let bindings: Bindings = {}
+        for (const inner of placeholder.substitutions) {
+          let found: Bindings | null = null
+          for (const substitution of substitutions) {
+            const expression = substitution.children().find((child) => child.isNamed())
+            if (!expression) continue
+            for (const sequence of inner.alternatives) {
+              const step = sequence[0] as PatternStep
+              const node = expression.matches(step.config) ? expression : null
+              const candidate = node ? this.bindingsOf(node, inner) : null
+              const merged = candidate ? unify(bindings, candidate) : null
+              if (merged) {
+                found = merged
+                break
+              }
+            }
+            if (found) break
+          }
+          if (!found) return null
+          bindings = found
+        }
+        return bindings
       }
       case 'deep': {
         for (const sequence of placeholder.inner.alternatives) {

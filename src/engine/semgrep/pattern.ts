@@ -24,9 +24,13 @@ import type { CodeLanguage } from '../languages.ts'
 export type Placeholder =
   | { readonly kind: 'string' }
   | { readonly kind: 'string-regex'; readonly regex: RegExp }
+  /** `"$X"`: any string literal without interpolation, its content bound to the metavariable */
+  | { readonly kind: 'string-content'; readonly metavariable: string }
   /** a string literal with this content, whatever its quotes (`"md5"` matches `'md5'`) */
   | { readonly kind: 'string-value'; readonly value: string }
   | { readonly kind: 'deep'; readonly inner: CompiledPattern }
+  /** `` `...${e}...` ``: a template literal with a substitution matching each e */
+  | { readonly kind: 'template'; readonly substitutions: readonly CompiledPattern[] }
   /** a user metavariable (the key is its own name) whose expression must have this type */
   | { readonly kind: 'typed'; readonly type: string }
 
@@ -128,7 +132,8 @@ class Translator {
     // ast-grep's `, $$$` needs the comma, so a trailing `...` that matches nothing is a variant without it.
     alternatives = alternatives.flatMap((sequence) =>
       sequence.reduce<Array<Array<{ text: string; gapBefore: boolean }>>>(
-        (prefixes, step) => prefixes.flatMap((prefix) => trailingEllipsisVariants(step.text).map((text) => [...prefix, { ...step, text }])),
+        (prefixes, step) =>
+          prefixes.flatMap((prefix) => trailingEllipsisVariants(step.text).flatMap(fixedArityVariants).map((text) => [...prefix, { ...step, text }])),
         [[]],
       ),
     )
@@ -167,7 +172,10 @@ class Translator {
         const literal = text.slice(i, end)
         const quote = text.startsWith('"""', i) || text.startsWith("'''", i) ? 3 : 1
         const content = literal.slice(quote, literal.length - quote)
-        if (content === '...') out += this.generated({ kind: 'string' })
+        const template = char === '`' ? this.template(content) : null
+        if (template) out += template
+        else if (content === '...') out += this.generated({ kind: 'string' })
+        else if (/^\$[A-Z_][A-Z0-9_]*$/.test(content)) out += this.generated({ kind: 'string-content', metavariable: content })
         else if (/^=~\/.*\/[a-z]*$/s.test(content)) out += this.generated({ kind: 'string-regex', regex: stringRegex(content) })
         else if (ANY_QUOTES.has(this.language) && !/\$\{|^[fF]|^\w*[{]/.test(literal) && !/[{}]/.test(content)) {
           out += this.generated({ kind: 'string-value', value: unescapeQuotes(content) })
@@ -211,6 +219,29 @@ class Translator {
       i++
     }
     return out
+  }
+
+  /** A template literal pattern with `...` around its substitutions, or null to match it as written. */
+  private template(content: string): string | null {
+    const substitutions: string[] = []
+    let outside = ''
+    for (let i = 0; i < content.length; i++) {
+      if (content.startsWith('${', i)) {
+        let depth = 1
+        let j = i + 2
+        for (; j < content.length && depth > 0; j++) {
+          if (content[j] === '{') depth++
+          else if (content[j] === '}') depth--
+        }
+        substitutions.push(content.slice(i + 2, j - 1).trim())
+        i = j - 1
+      } else {
+        outside += content[i]
+      }
+    }
+    if (!outside.includes('...') || substitutions.length === 0) return null
+    const compiled = substitutions.map((expression) => compilePattern(expression, this.language))
+    return this.generated({ kind: 'template', substitutions: compiled })
   }
 
   /** `(String $X)` (Java), `($X : string)` (Go), `($X: string)` (TypeScript) at `at`, not a parameter list. */
@@ -279,6 +310,19 @@ const WRAPPERS: Partial<Record<CodeLanguage, Array<[string, string]>>> = {
     ['class _ {\n', '\n}'],
     ['class _ { void _() {\n', '\n} }'],
   ],
+  // `{..., key: value, ...}` is an object only where an expression is expected
+  javascript: [
+    ['', ''],
+    ['(', ')'],
+  ],
+  typescript: [
+    ['', ''],
+    ['(', ')'],
+  ],
+  tsx: [
+    ['', ''],
+    ['(', ')'],
+  ],
 }
 
 const CONTAINER_KINDS = new Set(['block', 'statement_list', 'class_body'])
@@ -290,12 +334,31 @@ function parseFragment(text: string, language: CodeLanguage): ParsedFragment | n
   for (const [prefix, suffix] of WRAPPERS[language] ?? [['', '']]) {
     const root = parse(napiLanguage(language), `${prefix}${source}${suffix}`).root()
     if (hasError(root, expando)) continue
-    const container = prefix === '' ? root : (innermostContainer(root, prefix.length, prefix.length + source.length) ?? root)
-    const nodes = container
-      .children()
-      .filter((node) => node.isNamed() && !String(node.kind()).includes('comment') && node.range().start.index >= prefix.length && node.range().end.index <= prefix.length + source.length)
+    const start = prefix.length
+    const end = prefix.length + source.length
+    const container = prefix === '' ? root : innermostContainer(root, start, end)
+    let nodes: SgNode[]
+    if (container) {
+      nodes = container
+        .children()
+        .filter((node) => node.isNamed() && !String(node.kind()).includes('comment') && node.range().start.index >= start && node.range().end.index <= end)
+    } else {
+      const exact = exactNode(root, start, source.trimEnd().length + start)
+      nodes = exact ? [exact] : []
+    }
     if (nodes.length === 0) continue
     return { nodes, offset: prefix.length, prefix, suffix }
+  }
+  return null
+}
+
+/** The outermost node spanning exactly the range. */
+function exactNode(node: SgNode, start: number, end: number): SgNode | null {
+  const range = node.range()
+  if (range.start.index === start && range.end.index === end && node.isNamed()) return node
+  for (const child of node.children()) {
+    const inner = child.range()
+    if (inner.start.index <= start && inner.end.index >= end) return exactNode(child, start, end)
   }
   return null
 }
@@ -473,6 +536,31 @@ function keywordOrders(text: string): string[] {
     const parts = ellipsis ? [...others, '$$$', ...order.flatMap((keyword) => [keyword, '$$$'])] : [...others, ...order]
     return `${before}(${parts.join(', ')})${after}`
   })
+}
+
+const MAX_FILLERS = 6
+const ELLIPSIS_BEFORE_METAVARIABLE = /\$\$\$\s*,\s*(?=\$[A-Z_][A-Z0-9_]*\s*[,)\]}])/
+
+/**
+ * ast-grep's `$$$` stops at the first node the next pattern element matches, so `f($$$, $X)`
+ * misses `f(a, b, c)` (`$X` takes `a`); such a `$$$` becomes zero to six `$_` wildcards instead.
+ */
+function fixedArityVariants(text: string): string[] {
+  const match = ELLIPSIS_BEFORE_METAVARIABLE.exec(text)
+  if (!match) return [text]
+  const before = text.slice(0, match.index)
+  const after = text.slice(match.index + match[0].length)
+  return Array.from({ length: MAX_FILLERS + 1 }, (_, count) => `${before}${'$_, '.repeat(count)}${after}`).flatMap(fixedArityVariants).slice(0, MAX_ALTERNATIVES)
+}
+
+/**
+ * Forms of a pattern Semgrep treats as the same code: Java's `for (...)` is also a for-each loop.
+ * (Quotes, keyword order, import aliases and `...` are handled where they are translated.)
+ */
+export function equivalentForms(pattern: string, language: string): string[] {
+  const forms = [pattern]
+  if (language === 'java' && /\bfor\s*\(\s*\.\.\.\s*\)/.test(pattern)) forms.push(pattern.replace(/\bfor\s*\(\s*\.\.\.\s*\)/g, 'for ($_ $_ : $_)'))
+  return forms
 }
 
 /** The text, and the text without each combination of its trailing `, $$$` list elements. */
