@@ -158,6 +158,51 @@ describe('Semgrep patterns', () => {
   })
 })
 
+describe('Semgrep literals, containers and equivalences', () => {
+  it('match a string literal whatever its quotes, but not an f-string or a template with substitutions as "..."', async () => {
+    expect(await matchedLines(semgrepRule('javascript', 'pattern: crypto.createHash("md5")'), 'a.js', "crypto.createHash('md5')\ncrypto.createHash(\"md5\")\ncrypto.createHash('sha256')\n")).toEqual([1, 2])
+    const literalOnly = semgrepRule('python', 'patterns:\n  - pattern: logger.info($MSG)\n  - pattern-not: logger.info("...")')
+    expect(await matchedLines(literalOnly, 'a.py', 'logger.info("plain")\nlogger.info(f"user {name}")\nlogger.info(\'single\')\n')).toEqual([2])
+  })
+
+  it('bind "$X" to a string\'s content', async () => {
+    const rule = semgrepRule('go', 'patterns:\n  - pattern: exec.Command("$PROGRAM", ...)\n  - metavariable-regex:\n      metavariable: $PROGRAM\n      regex: (sh|bash)$', { message: 'runs $PROGRAM' })
+    const { findings } = await scan(rule, { 'a.go': 'package main\nfunc f(x string) {\n\texec.Command("bash", "-c", x)\n\texec.Command("ls", x)\n}\n' })
+    expect(findings.map((finding) => [finding.lineNumber, finding.description])).toEqual([[3, 'runs bash']])
+  })
+
+  it('match template literals with `...` around a substitution', async () => {
+    const rule = semgrepRule('typescript', 'pattern: db.query(`...${$VALUE}...`)')
+    expect(await matchedLines(rule, 'a.ts', 'db.query(`select * from t where id = ${id}`)\ndb.query(`select 1`)\ndb.query("select " + id)\n')).toEqual([1])
+  })
+
+  it('match object and dictionary patterns by their entries, in any position', async () => {
+    const js = semgrepRule('javascript', 'patterns:\n  - pattern: cors($OPTIONS)\n  - metavariable-pattern:\n      metavariable: $OPTIONS\n      pattern: "{..., origin: \'*\', ...}"')
+    expect(await matchedLines(js, 'a.js', "cors({ origin: '*' })\ncors({ credentials: true, origin: '*', maxAge: 5 })\ncors({ origin: 'https://a.example' })\n")).toEqual([1, 2])
+    const python = semgrepRule('python', 'pattern: \'jwt.decode(..., options={..., "verify_signature": False, ...})\'')
+    const code = 'jwt.decode(t, options={"verify_exp": False, "verify_signature": False})\njwt.decode(t, options={"verify_signature": False})\njwt.decode(t, options={"verify_exp": False})\n'
+    expect(await matchedLines(python, 'a.py', code)).toEqual([1, 2])
+  })
+
+  it('match `..., $X` as the last argument whatever the number of arguments before it', async () => {
+    const rule = semgrepRule('javascript', 'pattern: new Function(..., $CODE)', { message: 'code $CODE' })
+    const { findings } = await scan(rule, { 'a.js': "new Function(body)\nnew Function('a', 'b', args.body)\n" })
+    expect(findings.map((finding) => finding.description).sort()).toEqual(['code args.body', 'code body'])
+  })
+
+  it('match a Java for (...) loop in both its forms', async () => {
+    const rule = semgrepRule('java', 'patterns:\n  - pattern-inside: for (...) { ... }\n  - pattern: $S.executeQuery(...)')
+    const code = 'class A { void f(Statement s, List<String> ids) {\n  for (String id : ids) { s.executeQuery(id); }\n  for (int i = 0; i < 3; i++) { s.executeQuery("a"); }\n  s.executeQuery("b");\n} }\n'
+    expect(await matchedLines(rule, 'A.java', code)).toEqual([2, 3])
+  })
+
+  it('check typed metavariables on fields and TypeScript parameter properties', async () => {
+    const rule = semgrepRule('typescript', 'pattern: "($S: DomSanitizer).bypassSecurityTrustHtml($V)"')
+    const code = 'class C {\n  constructor(private sanitizer: DomSanitizer, private other: Formatter) {}\n  f(v: string) {\n    this.sanitizer.bypassSecurityTrustHtml(v)\n    this.other.bypassSecurityTrustHtml(v)\n  }\n}\n'
+    expect(await matchedLines(rule, 'a.ts', code)).toEqual([4])
+  })
+})
+
 describe('Semgrep pattern operators', () => {
   it('pattern-either matches any of its patterns', async () => {
     const rule = semgrepRule('python', 'pattern-either:\n  - pattern: hashlib.md5(...)\n  - pattern: hashlib.sha1(...)')

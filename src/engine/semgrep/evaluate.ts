@@ -411,6 +411,25 @@ class Evaluator {
         this.types ??= declaredTypes(this.root, this.language)
         return typeMatches(captured, placeholder.type, this.types, this.language) ? {} : null
       }
+      case 'dictionary': {
+        if (captured.kind() !== 'dictionary') return null
+        const pairs = captured.children().filter((child) => child.kind() === 'pair')
+        let bindings: Bindings = {}
+        for (const inner of placeholder.pairs) {
+          const step = (inner.alternatives[0] as readonly PatternStep[])[0] as PatternStep
+          let found: Bindings | null = null
+          for (const pair of pairs) {
+            // (find, not matches: only a found node carries its captures)
+            const matched = pair.find(step.config)
+            const candidate = matched && sameRange(matched, pair) ? this.bindingsOf(matched, inner) : null
+            found = candidate ? unify(bindings, candidate) : null
+            if (found) break
+          }
+          if (!found) return null
+          bindings = found
+        }
+        return bindings
+      }
       case 'template': {
         if (captured.kind() !== 'template_string') return null
         const substitutions = captured.children().filter((child) => child.kind() === 'template_substitution')
@@ -422,7 +441,8 @@ class Evaluator {
             if (!expression) continue
             for (const sequence of inner.alternatives) {
               const step = sequence[0] as PatternStep
-              const node = expression.matches(step.config) ? expression : null
+              const match = expression.find(step.config)
+              const node = match && sameRange(match, expression) ? match : null
               const candidate = node ? this.bindingsOf(node, inner) : null
               const merged = candidate ? unify(bindings, candidate) : null
               if (merged) {

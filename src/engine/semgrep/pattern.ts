@@ -31,6 +31,8 @@ export type Placeholder =
   | { readonly kind: 'deep'; readonly inner: CompiledPattern }
   /** `` `...${e}...` ``: a template literal with a substitution matching each e */
   | { readonly kind: 'template'; readonly substitutions: readonly CompiledPattern[] }
+  /** Python `{..., k: v, ...}`: a dictionary with a pair matching each of these, in any order */
+  | { readonly kind: 'dictionary'; readonly pairs: readonly CompiledPattern[] }
   /** a user metavariable (the key is its own name) whose expression must have this type */
   | { readonly kind: 'typed'; readonly type: string }
 
@@ -63,12 +65,12 @@ const MAX_ALTERNATIVES = 64
 const TRAILING_ELLIPSIS = /,\s*\$\$\$(?:[A-Z_][A-Z0-9_]*)?(?=\s*[)\]}])/g
 
 /** The pattern compiled for a language (cached); throws PatternError when it cannot be. */
-export function compilePattern(pattern: string, language: string): CompiledPattern {
-  const key = `${language}\u0000${pattern}`
+export function compilePattern(pattern: string, language: string, selector?: string): CompiledPattern {
+  const key = `${language}\u0000${selector ?? ''}\u0000${pattern}`
   let compiled = cache.get(key)
   if (compiled === undefined) {
     try {
-      compiled = new Translator(language).compile(pattern)
+      compiled = new Translator(language, selector).compile(pattern)
     } catch (error) {
       compiled = error instanceof PatternError ? error : new PatternError(error instanceof Error ? error.message : String(error))
     }
@@ -94,7 +96,11 @@ class Translator {
   private counter = 0
   private readonly language: CodeLanguage
 
-  constructor(language: string) {
+  /** `selector`: the kind of the pattern's node to match (a dictionary pair), the rest being its context */
+  constructor(
+    language: string,
+    private readonly selector?: string,
+  ) {
     if (!isCodeLanguage(language) || !isLanguageAvailable(language)) throw new PatternError(`language ${language} has no syntax tree here`)
     ensureLanguagesRegistered()
     this.language = language
@@ -183,6 +189,14 @@ class Translator {
         i = end
         continue
       }
+      if (char === '{' && this.language === 'python') {
+        const dictionary = this.dictionary(text, i)
+        if (dictionary) {
+          out += dictionary.replacement
+          i = dictionary.end
+          continue
+        }
+      }
       if (text.startsWith('$...', i) && /[A-Z_]/.test(text[i + 4] ?? '')) {
         out += '$$$'
         i += 4
@@ -219,6 +233,38 @@ class Translator {
       i++
     }
     return out
+  }
+
+  /** A Python dictionary pattern with `...` among its entries (Semgrep matches its pairs in any order), or null. */
+  private dictionary(text: string, at: number): { replacement: string; end: number } | null {
+    const entries: string[] = []
+    let depth = 0
+    let start = at + 1
+    let end = -1
+    for (let i = at; i < text.length; i++) {
+      const char = text[i] as string
+      if (STRING_QUOTES.has(char)) {
+        i = stringEnd(text, i) - 1
+        continue
+      }
+      if (char === '(' || char === '[' || char === '{') depth++
+      else if (char === ')' || char === ']' || char === '}') {
+        depth--
+        if (depth === 0) {
+          entries.push(text.slice(start, i).trim())
+          end = i + 1
+          break
+        }
+      } else if (char === ',' && depth === 1) {
+        entries.push(text.slice(start, i).trim())
+        start = i + 1
+      }
+    }
+    if (end < 0 || !entries.includes('...')) return null
+    const pairs = entries.filter((entry) => entry !== '...' && entry !== '')
+    if (pairs.length === 0 || !pairs.every((pair) => /:/.test(pair))) return null
+    const compiled = pairs.map((pair) => compilePattern(`{${pair}}`, this.language, 'pair'))
+    return { replacement: this.generated({ kind: 'dictionary', pairs: compiled }), end }
   }
 
   /** A template literal pattern with `...` around its substitutions, or null to match it as written. */
@@ -275,6 +321,7 @@ class Translator {
   }
 
   private config(text: string): NapiConfig {
+    if (this.selector) return { rule: { pattern: { context: text, selector: this.selector } } }
     // A lone metavariable matches any node; a wrapper would narrow it to one kind.
     if (/^\s*\$[A-Z_][A-Z0-9_]*\s*$/.test(text)) return { rule: { pattern: text.trim() } }
     const parsed = parseFragment(text, this.language)
@@ -559,7 +606,11 @@ function fixedArityVariants(text: string): string[] {
  */
 export function equivalentForms(pattern: string, language: string): string[] {
   const forms = [pattern]
-  if (language === 'java' && /\bfor\s*\(\s*\.\.\.\s*\)/.test(pattern)) forms.push(pattern.replace(/\bfor\s*\(\s*\.\.\.\s*\)/g, 'for ($_ $_ : $_)'))
+  const anyFor = /\bfor\s*\(\s*\.\.\.\s*\)/g
+  if (language === 'java' && anyFor.test(pattern)) {
+    forms.push(pattern.replace(anyFor, 'for ($_ $_ : $_)'))
+    forms.push(pattern.replace(anyFor, `for ($...${GENERATED_PREFIX}INIT; $...${GENERATED_PREFIX}CONDITION; $...${GENERATED_PREFIX}UPDATE)`))
+  }
   return forms
 }
 
