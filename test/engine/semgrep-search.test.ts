@@ -196,6 +196,12 @@ describe('Semgrep literals, containers and equivalences', () => {
     expect(await matchedLines(rule, 'A.java', code)).toEqual([2, 3])
   })
 
+  it('match a decorated class pattern on exported classes too', async () => {
+    const rule = semgrepRule('typescript', 'patterns:\n  - pattern-inside: |\n      @Controller(...)\n      class $C { ... }\n  - pattern: this.$R.query(...)')
+    const code = "@Controller('a')\nexport class A {\n  f() { this.repo.query(x) }\n}\nclass B {\n  f() { this.repo.query(x) }\n}\n@Controller('c')\nclass C {\n  f() { this.repo.query(x) }\n}\n"
+    expect(await matchedLines(rule, 'a.ts', code)).toEqual([3, 10])
+  })
+
   it('check typed metavariables on fields and TypeScript parameter properties', async () => {
     const rule = semgrepRule('typescript', 'pattern: "($S: DomSanitizer).bypassSecurityTrustHtml($V)"')
     const code = 'class C {\n  constructor(private sanitizer: DomSanitizer, private other: Formatter) {}\n  f(v: string) {\n    this.sanitizer.bypassSecurityTrustHtml(v)\n    this.other.bypassSecurityTrustHtml(v)\n  }\n}\n'

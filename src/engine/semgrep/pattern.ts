@@ -601,7 +601,8 @@ function fixedArityVariants(text: string): string[] {
 }
 
 /**
- * Forms of a pattern Semgrep treats as the same code: Java's `for (...)` is also a for-each loop.
+ * Forms of a pattern Semgrep treats as the same code: Java's `for (...)` is also a for-each loop,
+ * a decorated class may be exported.
  * (Quotes, keyword order, import aliases and `...` are handled where they are translated.)
  */
 export function equivalentForms(pattern: string, language: string): string[] {
@@ -610,6 +611,11 @@ export function equivalentForms(pattern: string, language: string): string[] {
   if (language === 'java' && anyFor.test(pattern)) {
     forms.push(pattern.replace(anyFor, 'for ($_ $_ : $_)'))
     forms.push(pattern.replace(anyFor, `for ($...${GENERATED_PREFIX}INIT; $...${GENERATED_PREFIX}CONDITION; $...${GENERATED_PREFIX}UPDATE)`))
+  }
+  // A decorated class is written `@D() export class C`; the pattern `@D()\nclass C` means it too.
+  const decoratedClass = /^((?:\s*@[\s\S]*?\n)+)(\s*)(class\b)/
+  if ((language === 'typescript' || language === 'tsx' || language === 'javascript') && decoratedClass.test(pattern)) {
+    forms.push(pattern.replace(decoratedClass, '$1$2export $3'))
   }
   return forms
 }
