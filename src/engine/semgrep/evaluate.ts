@@ -336,16 +336,19 @@ class Evaluator {
     if (steps.length === 1) return heads.map(({ node, ...match }) => ({ ...match, last: node }))
     const rest = steps.slice(1).map((step) => this.step(step, compiled))
     const results: Array<SemgrepMatch & { last: SgNode }> = []
-    const extend = (index: number, statement: SgNode, bindings: Bindings, start: number, outer: SgNode): void => {
+    // One match per first statement (the earliest way to complete it), within a bounded search.
+    let budget = SEQUENCE_BUDGET
+    const extend = (index: number, statement: SgNode, bindings: Bindings, start: number, outer: SgNode): boolean => {
       if (index === steps.length) {
         results.push({ start, end: statement.range().end.index, bindings, last: statement })
-        return
+        return true
       }
       const candidates = rest[index - 1] ?? []
       const step = steps[index] as PatternStep
       const after = statement.range().end.index
       const next = step.gapBefore ? null : nextStatement(statement)
       for (const candidate of candidates) {
+        if (--budget < 0) return false
         let candidateStatement: SgNode
         if (next) {
           candidateStatement = statementOf(candidate.node)
@@ -357,8 +360,9 @@ class Evaluator {
           candidateStatement = statementOf(candidate.node)
         }
         const merged = unify(bindings, candidate.bindings)
-        if (merged) extend(index + 1, candidateStatement, merged, start, outer)
+        if (merged && extend(index + 1, candidateStatement, merged, start, outer)) return true
       }
+      return false
     }
     for (const head of heads) {
       const statement = statementOf(head.node)
@@ -487,6 +491,9 @@ function prefilterOf(source: string): RegexFilter | null {
   }
   return filter
 }
+
+/** Candidate statements tried per sequence pattern and file: statement patterns are short, files may not be. */
+const SEQUENCE_BUDGET = 200_000
 
 function plainMatch({ start, end, bindings }: SemgrepMatch): SemgrepMatch {
   return { start, end, bindings }

@@ -61,7 +61,10 @@ export const GENERATED_PREFIX = 'PARAPETGEN_'
 const cache = new Map<string, CompiledPattern | PatternError>()
 const MAX_CACHE = 5000
 const MAX_KEYWORD_PERMUTATIONS = 4
-const MAX_ALTERNATIVES = 64
+/** Forms of one pattern (keyword orders x optional trailing `...` x arities), each an ast-grep search per file. */
+const MAX_ALTERNATIVES = 256
+/** Arity forms of one statement: two `..., $X` lists get all seven arities each. */
+const MAX_ARITY_FORMS = 49
 const TRAILING_ELLIPSIS = /,\s*\$\$\$(?:[A-Z_][A-Z0-9_]*)?(?=\s*[)\]}])/g
 
 /** The pattern compiled for a language (cached); throws PatternError when it cannot be. */
@@ -139,7 +142,7 @@ class Translator {
     alternatives = alternatives.flatMap((sequence) =>
       sequence.reduce<Array<Array<{ text: string; gapBefore: boolean }>>>(
         (prefixes, step) =>
-          prefixes.flatMap((prefix) => trailingEllipsisVariants(step.text).flatMap(fixedArityVariants).map((text) => [...prefix, { ...step, text }])),
+          prefixes.flatMap((prefix) => trailingEllipsisVariants(step.text).flatMap((text) => fixedArityVariants(text)).map((text) => [...prefix, { ...step, text }])),
         [[]],
       ),
     )
@@ -592,12 +595,14 @@ const ELLIPSIS_BEFORE_METAVARIABLE = /\$\$\$\s*,\s*(?=\$[A-Z_][A-Z0-9_]*\s*[,)\]
  * ast-grep's `$$$` stops at the first node the next pattern element matches, so `f($$$, $X)`
  * misses `f(a, b, c)` (`$X` takes `a`); such a `$$$` becomes zero to six `$_` wildcards instead.
  */
-function fixedArityVariants(text: string): string[] {
+function fixedArityVariants(text: string, budget = MAX_ARITY_FORMS): string[] {
   const match = ELLIPSIS_BEFORE_METAVARIABLE.exec(text)
-  if (!match) return [text]
+  // Past the budget, the remaining `$$$` keep ast-grep's reading.
+  if (!match || budget < MAX_FILLERS + 1) return [text]
   const before = text.slice(0, match.index)
   const after = text.slice(match.index + match[0].length)
-  return Array.from({ length: MAX_FILLERS + 1 }, (_, count) => `${before}${'$_, '.repeat(count)}${after}`).flatMap(fixedArityVariants).slice(0, MAX_ALTERNATIVES)
+  const inner = Math.floor(budget / (MAX_FILLERS + 1))
+  return Array.from({ length: MAX_FILLERS + 1 }, (_, count) => `${before}${'$_, '.repeat(count)}${after}`).flatMap((variant) => fixedArityVariants(variant, inner))
 }
 
 /**
