@@ -200,6 +200,12 @@ describe('Semgrep literals, containers and equivalences', () => {
     expect(await matchedLines(rule, 'A.java', code)).toEqual([2, 3])
   })
 
+  it('match a TypeScript function pattern whatever return type the function declares', async () => {
+    const rule = semgrepRule('typescript', 'patterns:\n  - pattern-inside: function $F(...) { ... }\n  - pattern: JSON.parse($X)')
+    const code = 'function a(s: string): unknown {\n  return JSON.parse(s)\n}\nfunction b(s) {\n  return JSON.parse(s)\n}\nconst c = (s: string) => JSON.parse(s)\n'
+    expect(await matchedLines(rule, 'a.ts', code)).toEqual([2, 5])
+  })
+
   it('match a decorated class pattern on exported classes too', async () => {
     const rule = semgrepRule('typescript', 'patterns:\n  - pattern-inside: |\n      @Controller(...)\n      class $C { ... }\n  - pattern: this.$R.query(...)')
     const code = "@Controller('a')\nexport class A {\n  f() { this.repo.query(x) }\n}\nclass B {\n  f() { this.repo.query(x) }\n}\n@Controller('c')\nclass C {\n  f() { this.repo.query(x) }\n}\n"

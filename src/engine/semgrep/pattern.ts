@@ -607,7 +607,7 @@ function fixedArityVariants(text: string, budget = MAX_ARITY_FORMS): string[] {
 
 /**
  * Forms of a pattern Semgrep treats as the same code: Java's `for (...)` is also a for-each loop,
- * a decorated class may be exported.
+ * a decorated class may be exported, a TypeScript function may declare its return type.
  * (Quotes, keyword order, import aliases and `...` are handled where they are translated.)
  */
 export function equivalentForms(pattern: string, language: string): string[] {
@@ -621,6 +621,11 @@ export function equivalentForms(pattern: string, language: string): string[] {
   const decoratedClass = /^((?:\s*@[\s\S]*?\n)+)(\s*)(class\b)/
   if ((language === 'typescript' || language === 'tsx' || language === 'javascript') && decoratedClass.test(pattern)) {
     forms.push(pattern.replace(decoratedClass, '$1$2export $3'))
+  }
+  // TypeScript functions may declare their return type where the pattern does not.
+  const untypedFunction = /(\bfunction\b[^(){}]*\([^(){}]*\))(\s*\{)/g
+  if ((language === 'typescript' || language === 'tsx') && untypedFunction.test(pattern)) {
+    forms.push(...forms.map((form) => form.replace(untypedFunction, '$1: $$_$2')))
   }
   return forms
 }
