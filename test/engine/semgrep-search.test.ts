@@ -121,6 +121,31 @@ describe('Semgrep patterns', () => {
     ).toEqual([4])
   })
 
+  it('extend a pattern that starts or ends with a `...` line to the whole block, so pattern-not compares whole blocks', async () => {
+    const rule = semgrepRule(
+      'java',
+      'patterns:\n  - pattern: |\n      ...\n      makeTransaction($T);\n      ...\n  - pattern-not: |\n      ...\n      verifyTransaction($T);\n      ...\n      makeTransaction($T);\n      ...',
+    )
+    const code = [
+      'class Bank {',
+      '  void unchecked(Tx t) {',
+      '    log(t);',
+      '    makeTransaction(t);',
+      '  }',
+      '  void checked(Tx t) {',
+      '    verifyTransaction(t);',
+      '    makeTransaction(t);',
+      '  }',
+      '  void checkedOther(Tx t, Tx u) {',
+      '    verifyTransaction(u);',
+      '    makeTransaction(t);',
+      '  }',
+      '}',
+      '',
+    ].join('\n')
+    expect(await matchedLines(rule, 'Bank.java', code)).toEqual([3, 11])
+  })
+
   it('match typed metavariables by declared or literal type (Java, Go, TypeScript)', async () => {
     const java = semgrepRule('java', 'pattern: "$X == (String $Y)"')
     const javaCode = 'class A {\n  boolean f(String s, int n, Object o) {\n    return o == s;\n  }\n  boolean g(int n, int m) {\n    return m == n;\n  }\n}\n'

@@ -294,18 +294,10 @@ class Evaluator {
       }
       for (const sequence of compiled.alternatives) {
         const found = this.sequence(sequence, compiled)
-        matches.push(...found.map((match) => (compiled.toBlockEnd ? this.toBlockEnd(match) : plainMatch(match))))
+        matches.push(...found.map((match) => blockExtent(match, compiled, this.scope)))
       }
     }
     return dedupe(matches)
-  }
-
-  /** The match extended to the end of the block its last statement is in. */
-  private toBlockEnd(match: SemgrepMatch & { last: SgNode }): SemgrepMatch {
-    const block = statementOf(match.last).parent()
-    // At the top level the block is the file (or the scope being searched).
-    const end = block && block.parent() !== null ? block.range().end.index : this.scope.end
-    return { start: match.start, end: Math.max(match.end, end), bindings: match.bindings }
   }
 
   private importAliases(): Map<string, string> {
@@ -329,18 +321,18 @@ class Evaluator {
     return found
   }
 
-  /** Matches of a statement sequence; `last` is the node of the last statement matched. */
-  private sequence(steps: readonly PatternStep[], compiled: CompiledPattern): Array<SemgrepMatch & { last: SgNode }> {
+  /** Matches of a statement sequence; `first` and `last`: the nodes of the first and last statements matched. */
+  private sequence(steps: readonly PatternStep[], compiled: CompiledPattern): Array<SemgrepMatch & { first: SgNode; last: SgNode }> {
     const first = steps[0] as PatternStep
     const heads = this.step(first, compiled)
-    if (steps.length === 1) return heads.map(({ node, ...match }) => ({ ...match, last: node }))
+    if (steps.length === 1) return heads.map(({ node, ...match }) => ({ ...match, first: node, last: node }))
     const rest = steps.slice(1).map((step) => this.step(step, compiled))
-    const results: Array<SemgrepMatch & { last: SgNode }> = []
+    const results: Array<SemgrepMatch & { first: SgNode; last: SgNode }> = []
     // One match per first statement (the earliest way to complete it), within a bounded search.
     let budget = SEQUENCE_BUDGET
-    const extend = (index: number, statement: SgNode, bindings: Bindings, start: number, outer: SgNode): boolean => {
+    const extend = (index: number, statement: SgNode, bindings: Bindings, start: number, outer: SgNode, first: SgNode): boolean => {
       if (index === steps.length) {
-        results.push({ start, end: statement.range().end.index, bindings, last: statement })
+        results.push({ start, end: statement.range().end.index, bindings, first, last: statement })
         return true
       }
       const candidates = rest[index - 1] ?? []
@@ -360,7 +352,7 @@ class Evaluator {
           candidateStatement = statementOf(candidate.node)
         }
         const merged = unify(bindings, candidate.bindings)
-        if (merged && extend(index + 1, candidateStatement, merged, start, outer)) return true
+        if (merged && extend(index + 1, candidateStatement, merged, start, outer, first)) return true
       }
       return false
     }
@@ -368,7 +360,7 @@ class Evaluator {
       const statement = statementOf(head.node)
       const block = statement.parent()
       if (!block) continue
-      extend(1, statement, head.bindings, head.start, block)
+      extend(1, statement, head.bindings, head.start, block, statement)
     }
     return results
   }
@@ -495,8 +487,27 @@ function prefilterOf(source: string): RegexFilter | null {
 /** Candidate statements tried per sequence pattern and file: statement patterns are short, files may not be. */
 const SEQUENCE_BUDGET = 200_000
 
-function plainMatch({ start, end, bindings }: SemgrepMatch): SemgrepMatch {
-  return { start, end, bindings }
+/**
+ * A match as a range: a pattern that starts (ends) with a `...` line runs from the first (to the
+ * last) statement of the block its first (last) statement is in, so that `pattern-inside` and
+ * `pattern-not` compare such patterns by the statements they cover.
+ */
+function blockExtent(match: SemgrepMatch & { first: SgNode; last: SgNode }, compiled: CompiledPattern, scope: Scope): SemgrepMatch {
+  let { start, end } = match
+  if (compiled.fromBlockStart) {
+    const statements = blockStatements(statementOf(match.first).parent())
+    start = Math.min(start, statements[0]?.range().start.index ?? scope.start)
+  }
+  if (compiled.toBlockEnd) {
+    const statements = blockStatements(statementOf(match.last).parent())
+    end = Math.max(end, statements[statements.length - 1]?.range().end.index ?? scope.end)
+  }
+  return { start, end, bindings: match.bindings }
+}
+
+function blockStatements(block: SgNode | null): SgNode[] {
+  if (!block) return []
+  return block.children().filter((child) => child.isNamed() && !String(child.kind()).includes('comment'))
 }
 
 function capture(node: SgNode, name: string, multi: boolean, fileText: string): SemgrepBinding | null {

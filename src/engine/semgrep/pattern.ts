@@ -47,8 +47,10 @@ export interface CompiledPattern {
   readonly alternatives: readonly (readonly PatternStep[])[]
   /** ast-grep metavariable name (no `$`) -> check on its capture */
   readonly placeholders: Readonly<Record<string, Placeholder>>
-  /** a `...` line ends the pattern: the match runs on to the end of the block (`pattern-inside` contexts) */
+  /** a `...` line ends the pattern: the match runs on to the block's last statement (`pattern-inside` contexts) */
   readonly toBlockEnd: boolean
+  /** a `...` line starts the pattern: the match starts at the block's first statement */
+  readonly fromBlockStart: boolean
   /** user metavariables: ast-grep name (no `$`) and Semgrep name (`$X`, `$...ARGS`) */
   readonly metavariables: ReadonlyArray<{ readonly name: string; readonly semgrepName: string; readonly multi: boolean }>
 }
@@ -114,7 +116,9 @@ class Translator {
     if (text.trim() === '') throw new PatternError('the pattern is empty')
     const steps: Array<{ text: string; gapBefore: boolean }> = []
     let gap = false
-    for (const segment of splitAtGapLines(text, this.language)) {
+    const segments = splitAtGapLines(text, this.language)
+    const fromBlockStart = segments[0] === null
+    for (const segment of segments) {
       if (segment === null) {
         gap = true
         continue
@@ -160,6 +164,7 @@ class Translator {
       alternatives: alternatives.map((sequence) => sequence.map((step) => ({ config: this.config(step.text), gapBefore: step.gapBefore }))),
       placeholders: this.placeholders,
       toBlockEnd,
+      fromBlockStart,
       metavariables: [...metavariables.values()],
     }
   }
