@@ -225,6 +225,20 @@ describe('Semgrep literals, containers and equivalences', () => {
     expect(await matchedLines(rule, 'A.java', code)).toEqual([2, 3])
   })
 
+  it('match declaration patterns whatever modifiers, annotations, return types and receivers the code adds', async () => {
+    const java = semgrepRule('java', 'patterns:\n  - pattern-inside: |\n      $RET $METHOD(...) {\n        ...\n      }\n  - pattern: System.out.println(...)')
+    const javaCode = 'class A {\n  @Override\n  public String a() throws IOException {\n    System.out.println(1);\n    return "";\n  }\n  static { System.out.println(2); }\n}\n'
+    expect(await matchedLines(java, 'A.java', javaCode)).toEqual([4])
+    const go = semgrepRule('go', 'patterns:\n  - pattern-inside: func $F(...) { ... }\n  - pattern: fmt.Println(...)')
+    const goCode = 'package main\n\nfunc (s *Server) Handle(x int) (int, error) {\n\tfmt.Println(x)\n\treturn 0, nil\n}\n\nvar f = fmt.Println\n'
+    expect(await matchedLines(go, 'a.go', goCode)).toEqual([4])
+    const python = semgrepRule('python', 'patterns:\n  - pattern-inside: |\n      def $F($ARG):\n          ...\n  - pattern: return $ARG')
+    const pythonCode = 'async def f(a) -> int:\n    return a\n\ndef g(a, b):\n    return a\n'
+    expect(await matchedLines(python, 'a.py', pythonCode)).toEqual([2])
+    const annotated = semgrepRule('java', 'pattern: |\n  @Deprecated\n  void $M(...) { ... }')
+    expect(await matchedLines(annotated, 'B.java', 'class B {\n  @Deprecated\n  void old() {}\n  void current() {}\n}\n')).toEqual([2])
+  })
+
   it('match a TypeScript function pattern whatever return type the function declares', async () => {
     const rule = semgrepRule('typescript', 'patterns:\n  - pattern-inside: function $F(...) { ... }\n  - pattern: JSON.parse($X)')
     const code = 'function a(s: string): unknown {\n  return JSON.parse(s)\n}\nfunction b(s) {\n  return JSON.parse(s)\n}\nconst c = (s: string) => JSON.parse(s)\n'

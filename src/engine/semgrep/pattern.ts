@@ -334,12 +334,72 @@ class Translator {
     if (/^\s*\$[A-Z_][A-Z0-9_]*\s*$/.test(text)) return { rule: { pattern: text.trim() } }
     const parsed = parseFragment(text, this.language)
     if (!parsed && !parsesAsPattern(text, this.language)) throw new PatternError(`\`${text.trim()}\` does not parse as ${this.language}`)
+    if (parsed && parsed.nodes.length === 1) {
+      const relaxed = relaxedDeclaration(parsed.nodes[0] as SgNode, `${parsed.prefix}${text}${parsed.suffix}`, this.language)
+      if (relaxed) return { rule: relaxed }
+    }
     if (!parsed || parsed.offset === 0) return { rule: { pattern: text } }
     const node = parsed.nodes[0] as SgNode
     const inner = node.kind() === 'expression_statement' && node.children().filter((child) => child.isNamed()).length === 1 ? node.child(0) : null
     const selector = inner && inner.text().trim() === node.text().trim() ? String(inner.kind()) : String(node.kind())
     return { rule: { pattern: { context: `${parsed.prefix}${text}${parsed.suffix}`, selector } } }
   }
+}
+
+/** Declarations whose parts a pattern may leave out (modifiers, annotations, return types, throws...). */
+const DECLARATION_KINDS: Partial<Record<CodeLanguage, ReadonlySet<string>>> = {
+  java: new Set(['method_declaration', 'constructor_declaration', 'class_declaration', 'interface_declaration']),
+  go: new Set(['function_declaration', 'method_declaration']),
+  javascript: new Set(['function_declaration', 'class_declaration', 'method_definition']),
+  typescript: new Set(['function_declaration', 'class_declaration', 'method_definition']),
+  tsx: new Set(['function_declaration', 'class_declaration', 'method_definition']),
+  python: new Set(['function_definition', 'class_definition']),
+}
+
+const FIELD_NAMES = ['name', 'type', 'parameters', 'body', 'result', 'receiver', 'return_type', 'type_parameters', 'superclass', 'superclasses', 'interfaces', 'dimensions']
+
+/**
+ * A declaration pattern as "a node of this kind with these parts": Semgrep matches
+ * `$RET $METHOD(...) { ... }` on `@Override public String m(int a) throws E { ... }`, while an
+ * ast-grep pattern must account for every part. Each part the pattern has must match the
+ * code's part (a field's by field); parts it leaves out are not looked at. Null when a part
+ * cannot be selected unambiguously from the pattern's code (the pattern is then matched as written).
+ */
+function relaxedDeclaration(node: SgNode, context: string, language: CodeLanguage): Record<string, unknown> | null {
+  const kind = String(node.kind())
+  if (!DECLARATION_KINDS[language]?.has(kind)) return null
+  const root = node.getRoot().root()
+  // A Go function pattern also means methods (functions with a receiver).
+  const parts: Array<Record<string, unknown>> = [kind === 'function_declaration' && language === 'go' ? { any: [{ kind }, { kind: 'method_declaration' }] } : { kind }]
+  for (const child of node.children()) {
+    if (!child.isNamed() || String(child.kind()).includes('comment')) continue
+    // a part that is only `...` (a body) matches any such part, and so does its absence
+    if (/^[$µ]{3}[A-Z0-9_]*$/.test(child.text().trim())) continue
+    const field = FIELD_NAMES.find((name) => {
+      const part = node.field(name)
+      return part !== null && sameRange(part, child)
+    })
+    const text = child.text()
+    let rule: Record<string, unknown>
+    if (/^[$µ][A-Z_][A-Z0-9_]*$/.test(text)) {
+      rule = { pattern: `$${text.slice(1)}` }
+    } else if (child.children().length === 0) {
+      rule = { kind: String(child.kind()), regex: `^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$` }
+    } else {
+      // ast-grep selects the first node of the kind in the context: it must be this part.
+      const first = root.find({ rule: { kind: String(child.kind()) } })
+      if (!first || !sameRange(first, child)) return null
+      rule = { pattern: { context, selector: String(child.kind()) } }
+    }
+    parts.push({ has: field ? { field, ...rule } : rule })
+  }
+  return { all: parts }
+}
+
+function sameRange(a: SgNode, b: SgNode): boolean {
+  const x = a.range()
+  const y = b.range()
+  return x.start.index === y.start.index && x.end.index === y.end.index
 }
 
 interface ParsedFragment {
