@@ -316,6 +316,14 @@ describe('Semgrep pattern operators', () => {
     expect(await matchedLines(go, 'a.go', 'package main\nfunc f() {\n\trsa.GenerateKey(rand.Reader, 1024)\n\trsa.GenerateKey(rand.Reader, 4096)\n}\n')).toEqual([3])
   })
 
+  it('metavariable-comparison reads a variable assigned a single constant as that constant', async () => {
+    const rule = semgrepRule('java', 'patterns:\n  - pattern: new byte[$N]\n  - metavariable-comparison:\n      metavariable: $N\n      comparison: $N < 2048')
+    const code = 'class A { void f(int n) {\n  int size = 512;\n  byte[] a = new byte[size];\n  int big = 4096;\n  byte[] b = new byte[big];\n  int grows = 1;\n  grows = 100000;\n  byte[] c = new byte[grows];\n  byte[] d = new byte[n];\n} }\n'
+    expect(await matchedLines(rule, 'A.java', code)).toEqual([3])
+    const python = semgrepRule('python', 'patterns:\n  - pattern: app.run(port=$P)\n  - metavariable-comparison:\n      metavariable: $P\n      comparison: $P < 1024')
+    expect(await matchedLines(python, 'a.py', 'PORT = 80\napp.run(port=PORT)\n')).toEqual([2])
+  })
+
   it('focus-metavariable reports the captured code, one finding per metavariable of a list', async () => {
     const rule = semgrepRule('javascript', 'patterns:\n  - pattern: res.send($A, $B)\n  - focus-metavariable: $B')
     const { findings } = await scan(rule, { 'a.js': 'res.send(200, body)\n' })

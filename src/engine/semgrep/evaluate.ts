@@ -19,6 +19,7 @@ import type { CompiledPattern, PatternStep, Placeholder } from './pattern.ts'
 import { evaluateComparison, parseComparison } from './comparison.ts'
 import { aliasVariants, importAliases } from './imports.ts'
 import { declaredTypes, typeMatches } from './types-of.ts'
+import { fileConstants } from './constants.ts'
 import { regexFilter } from '../regex-filter.ts'
 import type { RegexFilter } from '../regex-filter.ts'
 
@@ -126,6 +127,7 @@ interface Scope {
 class Evaluator {
   private aliases: Map<string, string> | undefined
   private types: ReturnType<typeof declaredTypes> | undefined
+  private constants: Map<string, string> | undefined
 
   constructor(
     private readonly root: SgNode,
@@ -212,7 +214,7 @@ class Evaluator {
         }
         case 'metavariable-comparison': {
           const expression = parseComparison(clause.comparison)
-          ranges = ranges.filter((match) => evaluateComparison(expression, match.bindings))
+          ranges = ranges.filter((match) => evaluateComparison(expression, this.withConstants(match.bindings)))
           break
         }
         case 'metavariable-pattern': {
@@ -298,6 +300,20 @@ class Evaluator {
       }
     }
     return dedupe(matches)
+  }
+
+  /** Bindings to variables assigned a single literal in the file, read as that literal (Semgrep's constant propagation). */
+  private withConstants(bindings: Readonly<Bindings>): Readonly<Bindings> {
+    this.constants ??= fileConstants(this.root, this.language)
+    if (this.constants.size === 0) return bindings
+    let resolved: Bindings | null = null
+    for (const [name, binding] of Object.entries(bindings)) {
+      const constant = this.constants.get(binding.text.trim())
+      if (constant === undefined) continue
+      resolved ??= { ...bindings }
+      resolved[name] = { ...binding, text: constant }
+    }
+    return resolved ?? bindings
   }
 
   private importAliases(): Map<string, string> {
