@@ -5,6 +5,9 @@
  * `pattern-inside` match, drops those inside a `pattern-not-inside` match or equal to a
  * `pattern-not` match, then applies the metavariable filters in the order written, then
  * `focus-metavariable`. Bindings agree when their code is the same up to whitespace.
+ * `pattern-regex` runs on the text (behind the deterministic prefilter of regex-filter.ts);
+ * `metavariable-regex` anchors at the captured code's start, as Python's re.match;
+ * `metavariable-comparison` reads single-assignment constants (constants.ts).
  *
  * Import aliases are resolved per file: `subprocess.call(...)` is also tried as `call(...)`
  * after `from subprocess import call`, as `sp.call(...)` after `import subprocess as sp`

@@ -2,18 +2,27 @@
  * Semgrep patterns translated to ast-grep rules. A Semgrep pattern is code of the rule's
  * language with Semgrep's extensions; most map directly onto ast-grep's own pattern syntax
  * (`$X` is the same, `...` and `$...ARGS` become `$$$` and `$$$ARGS`), and the rest become
- * generated metavariables checked after ast-grep has matched (evaluate.ts):
+ * generated metavariables (placeholders) checked after ast-grep has matched (evaluate.ts):
  *
- * - `"..."` (any string literal) and `"=~/re/"` (a string literal whose content matches re);
- * - `<... e ...>` (a node that is, or contains at any depth, a match of e);
+ * - string literals: `"..."` (any literal), `"=~/re/"` (content matching re), `"$X"` (any
+ *   literal, binding its content), and other literals by value whatever their quotes
+ *   (JavaScript, TypeScript, Python, Go);
+ * - `<... e ...>` (a node that is, or contains at any depth, a match of e); template literals
+ *   `` `...${e}...` ``; Python dictionaries `{..., k: v, ...}` (pairs in any order);
  * - typed metavariables: Java `(String $X)`, Go `($X : string)`, TypeScript `($X: string)` (an
- *   expression whose declared or literal type is the one named);
+ *   expression whose type the file states: types-of.ts);
  * - statement sequences (`$X = f()` ... `g($X)`): ast-grep matches one node, so each
- *   statement becomes a step of a sequence evaluate.ts matches in order within one block;
- * - Python keyword arguments in any order (one variant per order, four keywords at most).
+ *   statement becomes a step of a sequence evaluate.ts matches in order within one block; a
+ *   leading or trailing `...` line extends the match to the block's first or last statement.
+ *
+ * A pattern may also compile to several equivalent forms (alternatives), each an ast-grep
+ * search: Python keyword arguments in any order; a trailing `, ...` that matches nothing;
+ * `..., $X` at each arity (ast-grep's `$$$` does not backtrack); Java's two `for` loops.
+ * Declarations (functions, methods, classes) match by the parts the pattern has, ignoring the
+ * modifiers, annotations, return types it leaves out (relaxedDeclaration).
  *
  * Import aliases depend on the file, so evaluate.ts rewrites the pattern text per file
- * (aliasVariants) before compiling it here.
+ * (imports.ts) before compiling it here.
  */
 import { parse } from '@ast-grep/napi'
 import type { NapiConfig, SgNode } from '@ast-grep/napi'
