@@ -209,9 +209,10 @@ class Evaluator {
         case 'metavariable-regex': {
           const name = metavariableName(clause.metavariable)
           const regex = anchoredAtStart(clause.regex)
+          const filter = prefilterOf(clause.regex)
           ranges = ranges.filter((match) => {
             const bound = match.bindings[name]
-            return bound !== undefined && regex.test(bound.text)
+            return bound !== undefined && (!filter || filter.test(bound.text)) && regex.test(bound.text)
           })
           break
         }
