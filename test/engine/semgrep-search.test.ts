@@ -239,6 +239,14 @@ describe('Semgrep literals, containers and equivalences', () => {
     expect(await matchedLines(annotated, 'B.java', 'class B {\n  @Deprecated\n  void old() {}\n  void current() {}\n}\n')).toEqual([2])
   })
 
+  it('match decorated members and annotated methods by the decorators and annotations the pattern names', async () => {
+    const ts = semgrepRule('typescript', 'patterns:\n  - pattern-inside: |\n      @Get(...)\n      $M(...) { ... }\n  - pattern: $REQ.query')
+    expect(await matchedLines(ts, 'a.ts', "class A {\n  @Get('/')\n  list(req) {\n    return req.query\n  }\n  other(req) { return req.query }\n}\n")).toEqual([4])
+    const java = semgrepRule('java', 'patterns:\n  - pattern-inside: |\n      @RequestMapping(...)\n      public $RET $M(...) { ... }\n  - pattern: $R.getParameter(...)')
+    const code = 'class A {\n  @RequestMapping("/a")\n  @ResponseBody\n  public String a(HttpServletRequest r) {\n    return r.getParameter("x");\n  }\n  @RequestMapping("/b")\n  private String b(HttpServletRequest r) {\n    return r.getParameter("y");\n  }\n}\n'
+    expect(await matchedLines(java, 'A.java', code)).toEqual([5])
+  })
+
   it('match a TypeScript function pattern whatever return type the function declares', async () => {
     const rule = semgrepRule('typescript', 'patterns:\n  - pattern-inside: function $F(...) { ... }\n  - pattern: JSON.parse($X)')
     const code = 'function a(s: string): unknown {\n  return JSON.parse(s)\n}\nfunction b(s) {\n  return JSON.parse(s)\n}\nconst c = (s: string) => JSON.parse(s)\n'

@@ -107,6 +107,8 @@ export function unescapeQuotes(content: string): string {
 
 class Translator {
   private readonly placeholders: Record<string, Placeholder> = {}
+  /** statements that are matched in the context of the whole pattern (statements()) */
+  private readonly contextual = new Map<string, NapiConfig>()
   private counter = 0
   private readonly language: CodeLanguage
 
@@ -334,11 +336,23 @@ class Translator {
   private statements(text: string): string[] {
     const parsed = parseFragment(text, this.language)
     if (!parsed || parsed.nodes.length <= 1) return [text]
-    return parsed.nodes.map((node) => text.slice(node.range().start.index - parsed.offset, node.range().end.index - parsed.offset))
+    const root = (parsed.nodes[0] as SgNode).getRoot().root()
+    return parsed.nodes.map((node) => {
+      const statement = text.slice(node.range().start.index - parsed.offset, node.range().end.index - parsed.offset)
+      // A part that only parses where it is (a TypeScript decorator before its method) is
+      // selected in the whole pattern, when it is the first node of its kind there.
+      const first = root.find({ rule: { kind: String(node.kind()) } })
+      if (!parseFragment(statement, this.language) && first && sameRange(first, node)) {
+        this.contextual.set(statement, { rule: { pattern: { context: `${parsed.prefix}${text}${parsed.suffix}`, selector: String(node.kind()) } } })
+      }
+      return statement
+    })
   }
 
   private config(text: string): NapiConfig {
     if (this.selector) return { rule: { pattern: { context: text, selector: this.selector } } }
+    const contextual = this.contextual.get(text)
+    if (contextual) return contextual
     // A lone metavariable matches any node; a wrapper would narrow it to one kind.
     if (/^\s*\$[A-Z_][A-Z0-9_]*\s*$/.test(text)) return { rule: { pattern: text.trim() } }
     const parsed = parseFragment(text, this.language)
@@ -390,7 +404,12 @@ function relaxedDeclaration(node: SgNode, context: string, language: CodeLanguag
     })
     const text = child.text()
     let rule: Record<string, unknown>
-    if (/^[$µ][A-Z_][A-Z0-9_]*$/.test(text)) {
+    if (child.kind() === 'modifiers') {
+      // Java: each modifier and annotation the pattern names, among the code's others
+      const modifiers = javaModifiers(child, root, context)
+      if (!modifiers) return null
+      rule = modifiers
+    } else if (/^[$µ][A-Z_][A-Z0-9_]*$/.test(text)) {
       rule = { pattern: `$${text.slice(1)}` }
     } else if (child.children().length === 0) {
       rule = { kind: String(child.kind()), regex: `^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$` }
@@ -403,6 +422,21 @@ function relaxedDeclaration(node: SgNode, context: string, language: CodeLanguag
     parts.push({ has: field ? { field, ...rule } : rule })
   }
   return { all: parts }
+}
+
+/** A rule for Java `modifiers` holding every keyword and annotation of the pattern's, or null. */
+function javaModifiers(modifiers: SgNode, root: SgNode, context: string): Record<string, unknown> | null {
+  const all: Array<Record<string, unknown>> = []
+  for (const part of modifiers.children()) {
+    if (!part.isNamed()) {
+      all.push({ regex: `(?:^|\\s)${part.text()}(?:\\s|$)` })
+      continue
+    }
+    const first = root.find({ rule: { kind: String(part.kind()) } })
+    if (!first || !sameRange(first, part)) return null
+    all.push({ has: { pattern: { context, selector: String(part.kind()) } } })
+  }
+  return { kind: 'modifiers', all }
 }
 
 function sameRange(a: SgNode, b: SgNode): boolean {
@@ -422,7 +456,8 @@ interface ParsedFragment {
 
 /**
  * Wrappers a fragment is parsed in, first that parses wins: Go statements only parse in a
- * function body (and `f(x)` alone parses as a type conversion there), Java members in a class.
+ * function body (and `f(x)` alone parses as a type conversion there), Java members in a class,
+ * JavaScript objects in parentheses and class members in a class.
  */
 const WRAPPERS: Partial<Record<CodeLanguage, Array<[string, string]>>> = {
   go: [
@@ -438,14 +473,17 @@ const WRAPPERS: Partial<Record<CodeLanguage, Array<[string, string]>>> = {
   javascript: [
     ['', ''],
     ['(', ')'],
+    ['class _ {\n', '\n}'],
   ],
   typescript: [
     ['', ''],
     ['(', ')'],
+    ['class _ {\n', '\n}'],
   ],
   tsx: [
     ['', ''],
     ['(', ')'],
+    ['class _ {\n', '\n}'],
   ],
 }
 
