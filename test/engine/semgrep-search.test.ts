@@ -146,6 +146,14 @@ describe('Semgrep patterns', () => {
     expect(await matchedLines(rule, 'Bank.java', code)).toEqual([3, 11])
   })
 
+  it('match every statement sequence of a long file', async () => {
+    const rule = semgrepRule('python', 'pattern: |\n  $X = read()\n  ...\n  write($X)')
+    const code = Array.from({ length: 700 }, (_, i) => `def f${i}():\n    v = read()\n    log(v)\n    write(v)\n`).join('\n')
+    const lines = await matchedLines(rule, 'long.py', code)
+    expect(lines).toHaveLength(700)
+    expect(lines.slice(0, 2)).toEqual([2, 7])
+  })
+
   it('match typed metavariables by declared or literal type (Java, Go, TypeScript)', async () => {
     const java = semgrepRule('java', 'pattern: "$X == (String $Y)"')
     const javaCode = 'class A {\n  boolean f(String s, int n, Object o) {\n    return o == s;\n  }\n  boolean g(int n, int m) {\n    return m == n;\n  }\n}\n'
