@@ -255,6 +255,14 @@ describe('Semgrep literals, containers and equivalences', () => {
     expect(await matchedLines(java, 'A.java', code)).toEqual([5])
   })
 
+  it('match a Java annotation pattern and Go struct literal fields', async () => {
+    const annotation = semgrepRule('java', "pattern: '@SuppressWarnings(...)'")
+    expect(await matchedLines(annotation, 'A.java', '@SuppressWarnings("all")\nclass A {}\n@Deprecated\nclass B {}\n')).toEqual([1])
+    const go = semgrepRule('go', "pattern: 'tls.Config{..., InsecureSkipVerify: true, ...}'")
+    const code = 'package main\n\nvar a = &tls.Config{MinVersion: 1, InsecureSkipVerify: true}\nvar b = tls.Config{InsecureSkipVerify: true, MinVersion: 2}\nvar c = tls.Config{MinVersion: 1}\n'
+    expect(await matchedLines(go, 'a.go', code)).toEqual([3, 4])
+  })
+
   it('match a TypeScript function pattern whatever return type the function declares', async () => {
     const rule = semgrepRule('typescript', 'patterns:\n  - pattern-inside: function $F(...) { ... }\n  - pattern: JSON.parse($X)')
     const code = 'function a(s: string): unknown {\n  return JSON.parse(s)\n}\nfunction b(s) {\n  return JSON.parse(s)\n}\nconst c = (s: string) => JSON.parse(s)\n'

@@ -361,7 +361,7 @@ class Translator {
       const relaxed = relaxedDeclaration(parsed.nodes[0] as SgNode, `${parsed.prefix}${text}${parsed.suffix}`, this.language)
       if (relaxed) return { rule: relaxed }
     }
-    if (!parsed || parsed.offset === 0) return { rule: { pattern: text } }
+    if (!parsed || (parsed.prefix === '' && parsed.suffix === '')) return { rule: { pattern: text } }
     const node = parsed.nodes[0] as SgNode
     const inner = node.kind() === 'expression_statement' && node.children().filter((child) => child.isNamed()).length === 1 ? node.child(0) : null
     const selector = inner && inner.text().trim() === node.text().trim() ? String(inner.kind()) : String(node.kind())
@@ -456,8 +456,8 @@ interface ParsedFragment {
 
 /**
  * Wrappers a fragment is parsed in, first that parses wins: Go statements only parse in a
- * function body (and `f(x)` alone parses as a type conversion there), Java members in a class,
- * JavaScript objects in parentheses and class members in a class.
+ * function body (and `f(x)` alone parses as a type conversion there), Java members in a class
+ * and annotations before one, JavaScript objects in parentheses and class members in a class.
  */
 const WRAPPERS: Partial<Record<CodeLanguage, Array<[string, string]>>> = {
   go: [
@@ -468,6 +468,8 @@ const WRAPPERS: Partial<Record<CodeLanguage, Array<[string, string]>>> = {
     ['', ''],
     ['class _ {\n', '\n}'],
     ['class _ { void _() {\n', '\n} }'],
+    // an annotation alone
+    ['', '\nclass _ {}'],
   ],
   // `{..., key: value, ...}` is an object only where an expression is expected
   javascript: [
@@ -498,7 +500,7 @@ function parseFragment(text: string, language: CodeLanguage): ParsedFragment | n
     if (hasError(root, expando)) continue
     const start = prefix.length
     const end = prefix.length + source.length
-    const container = prefix === '' ? root : innermostContainer(root, start, end)
+    const container = prefix === '' && suffix === '' ? root : innermostContainer(root, start, end)
     let nodes: SgNode[]
     if (container) {
       nodes = container
