@@ -221,6 +221,14 @@ describe('Semgrep literals, containers and equivalences', () => {
     expect(await matchedLines(python, 'a.py', code)).toEqual([1, 2])
   })
 
+  it('match a literal of the pattern on a name the file binds once to it (constant propagation)', async () => {
+    const python = semgrepRule('python', 'pattern-either:\n  - pattern: stripe.api_key = "..."\n  - pattern: requests.get(..., verify=False, ...)')
+    const code = 'KEY = "sk_test_1"\nVERIFY = False\nstripe.api_key = KEY\nstripe.api_key = os.environ["K"]\nrequests.get(u, verify=VERIFY)\nrequests.get(u, verify=True)\nchanging = False\nchanging = True\nrequests.get(u, verify=changing)\n'
+    expect(await matchedLines(python, 'a.py', code)).toEqual([3, 5])
+    const js = semgrepRule('javascript', "pattern: \"session({..., secret: 'keyboard cat', ...})\"")
+    expect(await matchedLines(js, 'a.js', "const s = 'keyboard cat'\nsession({ secret: s })\nsession({ secret: process.env.S })\n")).toEqual([2])
+  })
+
   it('match `..., $X` as the last argument whatever the number of arguments before it', async () => {
     const rule = semgrepRule('javascript', 'pattern: new Function(..., $CODE)', { message: 'code $CODE' })
     const { findings } = await scan(rule, { 'a.js': "new Function(body)\nnew Function('a', 'b', args.body)\n" })

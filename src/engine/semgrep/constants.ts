@@ -2,8 +2,9 @@
  * Constant propagation, as far as `metavariable-comparison` needs it: Semgrep compares a
  * metavariable bound to a variable by the variable's constant value (`size = 512` ...
  * `new byte[size]` with `$N < 2048`). Here a name is a constant when the file assigns it
- * exactly once, with a number or string literal, and never updates it; its value is that
- * literal's code. Flow and scopes are not considered, so a name assigned twice anywhere is
+ * exactly once, with a number, string or boolean literal, and never updates it; its value is
+ * that literal's code. The same constants let a literal in a pattern (`verify=False`, `"..."`)
+ * match a name bound to it. Flow and scopes are not considered, so a name assigned twice anywhere is
  * not constant.
  */
 import type { SgNode } from '@ast-grep/napi'
@@ -37,7 +38,7 @@ const ASSIGNMENTS: Record<string, Array<{ kind: string; target: string; value: s
 ASSIGNMENTS.typescript = ASSIGNMENTS.javascript as (typeof ASSIGNMENTS)['javascript']
 ASSIGNMENTS.tsx = ASSIGNMENTS.javascript as (typeof ASSIGNMENTS)['javascript']
 
-const LITERAL = /^(?:[-+]?(?:0[xXoObB][0-9a-fA-F_]+|\d[\d_]*(?:\.\d*)?(?:[eE][-+]?\d+)?)[lLfFdD]?|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')$/
+const LITERAL = /^(?:true|false|True|False|[-+]?(?:0[xXoObB][0-9a-fA-F_]+|\d[\d_]*(?:\.\d*)?(?:[eE][-+]?\d+)?)[lLfFdD]?|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')$/
 const NAME = /^[A-Za-z_$][\w$]*$/
 
 /** Name -> the literal code of its single assignment, for the names that have one. */

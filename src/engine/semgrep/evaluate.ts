@@ -306,6 +306,19 @@ class Evaluator {
     return dedupe(matches)
   }
 
+  /** The literal a name is bound to once in the file (Semgrep's constant propagation), or null. */
+  private constantOf(node: SgNode): string | null {
+    if (node.kind() !== 'identifier') return null
+    this.constants ??= fileConstants(this.root, this.language)
+    return this.constants.get(node.text()) ?? null
+  }
+
+  /** The content of the string literal a name is bound to once in the file, or null. */
+  private constantString(node: SgNode): string | null {
+    const constant = this.constantOf(node)
+    return constant !== null && /^(["'`])[\s\S]*\1$/.test(constant) ? constant.slice(1, -1) : null
+  }
+
   /** Bindings to variables assigned a single literal in the file, read as that literal (Semgrep's constant propagation). */
   private withConstants(bindings: Readonly<Bindings>): Readonly<Bindings> {
     this.constants ??= fileConstants(this.root, this.language)
@@ -407,7 +420,9 @@ class Evaluator {
   private check(captured: SgNode, placeholder: Placeholder): Bindings | null {
     switch (placeholder.kind) {
       case 'string':
-        return isStringLiteral(captured) ? {} : null
+        return isStringLiteral(captured) || this.constantString(captured) !== null ? {} : null
+      case 'literal':
+        return captured.text() === placeholder.value || this.constantOf(captured) === placeholder.value ? {} : null
       case 'string-content': {
         if (!isStringLiteral(captured)) return null
         const text = captured.text()
@@ -415,12 +430,14 @@ class Evaluator {
         const start = captured.range().start.index + text.lastIndexOf(content, text.length - 1)
         return { [placeholder.metavariable]: { start, end: start + content.length, text: content } }
       }
-      case 'string-value':
-        return isStringLiteral(captured) && unescapeQuotes(stringContent(captured.text())) === placeholder.value ? {} : null
+      case 'string-value': {
+        const content = isStringLiteral(captured) ? stringContent(captured.text()) : this.constantString(captured)
+        return content !== null && unescapeQuotes(content) === placeholder.value ? {} : null
+      }
       case 'string-regex': {
-        if (!isStringLiteral(captured)) return null
+        const content = isStringLiteral(captured) ? stringContent(captured.text()) : this.constantString(captured)
         placeholder.regex.lastIndex = 0
-        return placeholder.regex.test(stringContent(captured.text())) ? {} : null
+        return content !== null && placeholder.regex.test(content) ? {} : null
       }
       case 'typed': {
         this.types ??= declaredTypes(this.root, this.language)

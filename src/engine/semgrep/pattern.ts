@@ -42,6 +42,8 @@ export type Placeholder =
   | { readonly kind: 'template'; readonly substitutions: readonly CompiledPattern[] }
   /** Python `{..., k: v, ...}`: a dictionary with a pair matching each of these, in any order */
   | { readonly kind: 'dictionary'; readonly pairs: readonly CompiledPattern[] }
+  /** a number or boolean literal, or a name the file binds once to it (constant propagation) */
+  | { readonly kind: 'literal'; readonly value: string }
   /** a user metavariable (the key is its own name) whose expression must have this type */
   | { readonly kind: 'typed'; readonly type: string }
 
@@ -215,6 +217,12 @@ class Translator {
           i = dictionary.end
           continue
         }
+      }
+      const literal = /^(?:true|false|True|False|\d+(?:\.\d+)?)(?![\w$])/.exec(text.slice(i, i + 40))
+      if (literal && !/[\w$.]/.test(text[i - 1] ?? '')) {
+        out += this.generated({ kind: 'literal', value: literal[0] })
+        i += literal[0].length
+        continue
       }
       if (text.startsWith('$...', i) && /[A-Z_]/.test(text[i + 4] ?? '')) {
         out += '$$$'
