@@ -229,6 +229,18 @@ describe('Semgrep literals, containers and equivalences', () => {
     expect(await matchedLines(js, 'a.js', "const s = 'keyboard cat'\nsession({ secret: s })\nsession({ secret: process.env.S })\n")).toEqual([2])
   })
 
+  it('match method chains with `. ... .` between their start and a later call', async () => {
+    const python = semgrepRule('python', 'pattern: $MODEL.objects. ... .extra(...)', { message: 'extra on $MODEL' })
+    const code = 'User.objects.filter(a=1).order_by("n").extra(select=s)\nUser.objects.extra(where=w)\nUser.objects.filter(a=1)\nother.extra(x)\n'
+    const { findings } = await scan(python, { 'a.py': code })
+    expect(findings.map((finding) => [finding.lineNumber, finding.description])).toEqual([
+      [1, 'extra on User'],
+      [2, 'extra on User'],
+    ])
+    const js = semgrepRule('javascript', 'pattern: knex. ... .whereRaw($SQL)')
+    expect(await matchedLines(js, 'a.js', 'knex("t").select("a").whereRaw(q)\ndb.select("a").whereRaw(q)\n')).toEqual([1])
+  })
+
   it('match `..., $X` as the last argument whatever the number of arguments before it', async () => {
     const rule = semgrepRule('javascript', 'pattern: new Function(..., $CODE)', { message: 'code $CODE' })
     const { findings } = await scan(rule, { 'a.js': "new Function(body)\nnew Function('a', 'b', args.body)\n" })

@@ -421,6 +421,16 @@ class Evaluator {
     switch (placeholder.kind) {
       case 'string':
         return isStringLiteral(captured) || this.constantString(captured) !== null ? {} : null
+      case 'chain': {
+        // down the receivers: `a.b().c` -> `a.b()` -> `a.b` -> `a`
+        const step = (placeholder.inner.alternatives[0] as readonly PatternStep[])[0] as PatternStep
+        for (let receiver: SgNode | null = captured; receiver; receiver = receiverOf(receiver)) {
+          const found = receiver.find(step.config)
+          const bindings = found && sameRange(found, receiver) ? this.bindingsOf(found, placeholder.inner) : null
+          if (bindings) return bindings
+        }
+        return null
+      }
       case 'literal':
         return captured.text() === placeholder.value || this.constantOf(captured) === placeholder.value ? {} : null
       case 'string-content': {
@@ -551,6 +561,11 @@ function blockExtent(match: SemgrepMatch & { first: SgNode; last: SgNode }, comp
     end = Math.max(end, statements[statements.length - 1]?.range().end.index ?? scope.end)
   }
   return { start, end, bindings: match.bindings }
+}
+
+/** The expression a call or field access is made on, or null. */
+function receiverOf(node: SgNode): SgNode | null {
+  return node.field('object') ?? node.field('function') ?? node.field('operand') ?? null
 }
 
 function blockStatements(block: SgNode | null): SgNode[] {

@@ -42,6 +42,8 @@ export type Placeholder =
   | { readonly kind: 'template'; readonly substitutions: readonly CompiledPattern[] }
   /** Python `{..., k: v, ...}`: a dictionary with a pair matching each of these, in any order */
   | { readonly kind: 'dictionary'; readonly pairs: readonly CompiledPattern[] }
+  /** `e. ... .`: a receiver that is, or is called or accessed on (at any depth), a match of e */
+  | { readonly kind: 'chain'; readonly inner: CompiledPattern }
   /** a number or boolean literal, or a name the file binds once to it (constant propagation) */
   | { readonly kind: 'literal'; readonly value: string }
   /** a user metavariable (the key is its own name) whose expression must have this type */
@@ -192,8 +194,23 @@ class Translator {
   private translate(text: string): string {
     let out = ''
     let i = 0
+    /** text index -> length of `out` when the loop reached it */
+    const outAt = new Map<number, number>()
     while (i < text.length) {
+      outAt.set(i, out.length)
       const char = text[i] as string
+      const chain = /^\.\s*\.\.\.\s*\./.exec(text.slice(i, i + 40))
+      if (chain) {
+        // `$O.objects. ... .extra()`: the receiver is a chain of calls and fields starting with `$O.objects`
+        const start = receiverStart(text, i)
+        const emitted = outAt.get(start)
+        if (start < i && emitted !== undefined) {
+          const inner = compilePattern(text.slice(start, i), this.language)
+          out = `${out.slice(0, emitted)}${this.generated({ kind: 'chain', inner })}.`
+          i += chain[0].length
+          continue
+        }
+      }
       if (STRING_QUOTES.has(char) || (char === '"' && text.startsWith('"""', i))) {
         const end = stringEnd(text, i)
         const literal = text.slice(i, end)
@@ -611,6 +628,22 @@ function bracketBalance(line: string): number {
     else if (char === ')' || char === ']' || char === '}') balance--
   }
   return balance
+}
+
+/** Where the receiver expression ending at `end` starts: names, `$X`, dots and balanced brackets. */
+function receiverStart(text: string, end: number): number {
+  let i = end
+  let depth = 0
+  while (i > 0) {
+    const char = text[i - 1] as string
+    if (char === ')' || char === ']') depth++
+    else if (char === '(' || char === '[') {
+      if (depth === 0) break
+      depth--
+    } else if (depth === 0 && !/[\w$.]/.test(char)) break
+    i--
+  }
+  return i
 }
 
 /** Index just past the string literal starting at `start` (or the text's end). */
