@@ -95,6 +95,9 @@ describe('Semgrep patterns', () => {
   it('match an expression wherever it occurs, including inside an expression statement or an assignment', async () => {
     const rule = semgrepRule('python', 'pattern: hashlib.md5(...)')
     expect(await matchedLines(rule, 'a.py', 'hashlib.md5(data)\ndigest = hashlib.md5(data).hexdigest()\nhashlib.sha256(data)\n')).toEqual([1, 2])
+    const statement = semgrepRule('java', 'pattern: Runtime.getRuntime().exec($CMD);')
+    const code = 'class A { Process f(String c) {\n  Runtime.getRuntime().exec(c);\n  return Runtime.getRuntime().exec(c);\n} }\n'
+    expect(await matchedLines(statement, 'A.java', code)).toEqual([2, 3])
   })
 
   it('match statement sequences in order within a block, with `...` between statements, bindings agreeing', async () => {

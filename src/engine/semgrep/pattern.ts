@@ -176,7 +176,9 @@ class Translator {
       }
     }
     return {
-      alternatives: alternatives.map((sequence) => sequence.map((step) => ({ config: this.config(step.text), gapBefore: step.gapBefore }))),
+      alternatives: alternatives.map((sequence) =>
+        sequence.map((step) => ({ config: this.config(sequence.length === 1 ? this.asExpression(step.text) : step.text), gapBefore: step.gapBefore })),
+      ),
       placeholders: this.placeholders,
       toBlockEnd,
       fromBlockStart,
@@ -372,6 +374,20 @@ class Translator {
       }
       return statement
     })
+  }
+
+  /**
+   * A lone expression statement `foo();` as the expression `foo()`: Semgrep matches it also where
+   * the call is returned or assigned, not only as a statement of its own.
+   */
+  private asExpression(text: string): string {
+    const trimmed = text.trimEnd()
+    if (!trimmed.endsWith(';') || this.contextual.has(text)) return text
+    const parsed = parseFragment(text, this.language)
+    const node = parsed?.nodes.length === 1 ? (parsed.nodes[0] as SgNode) : null
+    if (node?.kind() !== 'expression_statement' || node.children().filter((child) => child.isNamed()).length !== 1) return text
+    const expression = trimmed.slice(0, -1)
+    return parsesAsPattern(expression, this.language) ? expression : text
   }
 
   private config(text: string): NapiConfig {
