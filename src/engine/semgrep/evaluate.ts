@@ -17,7 +17,7 @@ import { parse } from '@ast-grep/napi'
 import type { SgNode } from '@ast-grep/napi'
 import { isCodeLanguage, isLanguageAvailable, napiLanguage } from '../languages.ts'
 import type { SemgrepBinding, SemgrepClause, SemgrepFormula, SemgrepMatch, SemgrepRule } from './types.ts'
-import { PatternError, compilePattern, equivalentForms, toJsRegex, unescapeQuotes } from './pattern.ts'
+import { PatternError, compilePattern, equivalentForms, sameRange, toJsRegex, unescapeQuotes } from './pattern.ts'
 import type { CompiledPattern, PatternStep, Placeholder } from './pattern.ts'
 import { evaluateComparison, parseComparison } from './comparison.ts'
 import { aliasVariants, importAliases } from './imports.ts'
@@ -632,12 +632,6 @@ function nextStatement(statement: SgNode): SgNode | null {
   let next = statement.next()
   while (next && (!next.isNamed() || String(next.kind()).includes('comment'))) next = next.next()
   return next
-}
-
-function sameRange(a: SgNode, b: SgNode): boolean {
-  const x = a.range()
-  const y = b.range()
-  return x.start.index === y.start.index && x.end.index === y.end.index
 }
 
 function metavariableName(name: string): string {

@@ -480,7 +480,8 @@ function javaModifiers(modifiers: SgNode, root: SgNode, context: string): Record
   return { kind: 'modifiers', all }
 }
 
-function sameRange(a: SgNode, b: SgNode): boolean {
+/** Whether two nodes cover the same code. */
+export function sameRange(a: SgNode, b: SgNode): boolean {
   const x = a.range()
   const y = b.range()
   return x.start.index === y.start.index && x.end.index === y.end.index
