@@ -10,6 +10,7 @@ import type { Finding, LogEvent } from '../../src/engine/index.ts'
 import { parseRulesText } from '../../src/engine/rules-loader.ts'
 import { ensureLanguagesRegistered, napiLanguage } from '../../src/engine/languages.ts'
 import { checkSemgrepPatterns, evaluateFormula } from '../../src/engine/semgrep/evaluate.ts'
+import { emptySastMetrics } from '../../src/engine/sast.ts'
 import type { SemgrepRule } from '../../src/engine/semgrep/types.ts'
 import { source } from './support/helpers.ts'
 
@@ -94,6 +95,9 @@ describe('Semgrep patterns', () => {
   it('match an expression wherever it occurs, including inside an expression statement or an assignment', async () => {
     const rule = semgrepRule('python', 'pattern: hashlib.md5(...)')
     expect(await matchedLines(rule, 'a.py', 'hashlib.md5(data)\ndigest = hashlib.md5(data).hexdigest()\nhashlib.sha256(data)\n')).toEqual([1, 2])
+    const statement = semgrepRule('java', 'pattern: Runtime.getRuntime().exec($CMD);')
+    const code = 'class A { Process f(String c) {\n  Runtime.getRuntime().exec(c);\n  return Runtime.getRuntime().exec(c);\n} }\n'
+    expect(await matchedLines(statement, 'A.java', code)).toEqual([2, 3])
   })
 
   it('match statement sequences in order within a block, with `...` between statements, bindings agreeing', async () => {
@@ -120,12 +124,49 @@ describe('Semgrep patterns', () => {
     ).toEqual([4])
   })
 
+  it('extend a pattern that starts or ends with a `...` line to the whole block, so pattern-not compares whole blocks', async () => {
+    const rule = semgrepRule(
+      'java',
+      'patterns:\n  - pattern: |\n      ...\n      makeTransaction($T);\n      ...\n  - pattern-not: |\n      ...\n      verifyTransaction($T);\n      ...\n      makeTransaction($T);\n      ...',
+    )
+    const code = [
+      'class Bank {',
+      '  void unchecked(Tx t) {',
+      '    log(t);',
+      '    makeTransaction(t);',
+      '  }',
+      '  void checked(Tx t) {',
+      '    verifyTransaction(t);',
+      '    makeTransaction(t);',
+      '  }',
+      '  void checkedOther(Tx t, Tx u) {',
+      '    verifyTransaction(u);',
+      '    makeTransaction(t);',
+      '  }',
+      '}',
+      '',
+    ].join('\n')
+    expect(await matchedLines(rule, 'Bank.java', code)).toEqual([3, 11])
+  })
+
+  it('match every statement sequence of a long file', async () => {
+    const rule = semgrepRule('python', 'pattern: |\n  $X = read()\n  ...\n  write($X)')
+    const code = Array.from({ length: 700 }, (_, i) => `def f${i}():\n    v = read()\n    log(v)\n    write(v)\n`).join('\n')
+    const lines = await matchedLines(rule, 'long.py', code)
+    expect(lines).toHaveLength(700)
+    expect(lines.slice(0, 2)).toEqual([2, 7])
+  })
+
   it('match typed metavariables by declared or literal type (Java, Go, TypeScript)', async () => {
     const java = semgrepRule('java', 'pattern: "$X == (String $Y)"')
     const javaCode = 'class A {\n  boolean f(String s, int n, Object o) {\n    return o == s;\n  }\n  boolean g(int n, int m) {\n    return m == n;\n  }\n}\n'
     expect(await matchedLines(java, 'A.java', javaCode)).toEqual([3])
     const go = semgrepRule('go', 'pattern: "fmt.Sprintf($FMT, ($X : string))"')
     expect(await matchedLines(go, 'a.go', 'package main\n\nfunc f(name string, n int) {\n\tfmt.Sprintf("%s", name)\n\tfmt.Sprintf("%d", n)\n}\n')).toEqual([4])
+    const constructed = semgrepRule('go', 'pattern: "($R : *zip.Reader).Open($NAME)"')
+    expect(await matchedLines(constructed, 'b.go', 'package main\n\nfunc f(name string, d http.Dir) {\n\tr := &zip.Reader{}\n\tr.Open(name)\n\td.Open(name)\n}\n')).toEqual([5])
+    const javaVar = semgrepRule('java', 'pattern: "(java.util.Random $R).nextInt()"')
+    expect(await matchedLines(javaVar, 'B.java', 'class B { void f(SecureRandom s) {\n  var r = new Random();\n  r.nextInt();\n  s.nextInt();\n} }\n')).toEqual([3])
     const ts = semgrepRule('typescript', 'pattern: "query(($Q: string))"')
     expect(await matchedLines(ts, 'a.ts', 'function f(sql: string, id: number) {\n  query(sql)\n  query(id)\n}\n')).toEqual([2])
   })
@@ -154,6 +195,113 @@ describe('Semgrep patterns', () => {
     expect(await matchedLines(rule, 'a.py', code)).toEqual([1, 2])
     const ellipsis = semgrepRule('python', 'pattern: subprocess.run(..., shell=True, ...)')
     expect(await matchedLines(ellipsis, 'b.py', 'subprocess.run(c, shell=True, cwd=d)\nsubprocess.run(c, cwd=d, shell=True)\nsubprocess.run(c, cwd=d)\n')).toEqual([1, 2])
+  })
+})
+
+describe('Semgrep literals, containers and equivalences', () => {
+  it('match a string literal whatever its quotes, but not an f-string or a template with substitutions as "..."', async () => {
+    expect(await matchedLines(semgrepRule('javascript', 'pattern: crypto.createHash("md5")'), 'a.js', "crypto.createHash('md5')\ncrypto.createHash(\"md5\")\ncrypto.createHash('sha256')\n")).toEqual([1, 2])
+    const literalOnly = semgrepRule('python', 'patterns:\n  - pattern: logger.info($MSG)\n  - pattern-not: logger.info("...")')
+    expect(await matchedLines(literalOnly, 'a.py', 'logger.info("plain")\nlogger.info(f"user {name}")\nlogger.info(\'single\')\n')).toEqual([2])
+  })
+
+  it('bind "$X" to a string\'s content', async () => {
+    const rule = semgrepRule('go', 'patterns:\n  - pattern: exec.Command("$PROGRAM", ...)\n  - metavariable-regex:\n      metavariable: $PROGRAM\n      regex: (sh|bash)$', { message: 'runs $PROGRAM' })
+    const { findings } = await scan(rule, { 'a.go': 'package main\nfunc f(x string) {\n\texec.Command("bash", "-c", x)\n\texec.Command("ls", x)\n}\n' })
+    expect(findings.map((finding) => [finding.lineNumber, finding.description])).toEqual([[3, 'runs bash']])
+  })
+
+  it('match template literals with `...` around a substitution', async () => {
+    const rule = semgrepRule('typescript', 'pattern: db.query(`...${$VALUE}...`)')
+    expect(await matchedLines(rule, 'a.ts', 'db.query(`select * from t where id = ${id}`)\ndb.query(`select 1`)\ndb.query("select " + id)\n')).toEqual([1])
+  })
+
+  it('match object and dictionary patterns by their entries, in any position', async () => {
+    const js = semgrepRule('javascript', 'patterns:\n  - pattern: cors($OPTIONS)\n  - metavariable-pattern:\n      metavariable: $OPTIONS\n      pattern: "{..., origin: \'*\', ...}"')
+    expect(await matchedLines(js, 'a.js', "cors({ origin: '*' })\ncors({ credentials: true, origin: '*', maxAge: 5 })\ncors({ origin: 'https://a.example' })\n")).toEqual([1, 2])
+    const python = semgrepRule('python', 'pattern: \'jwt.decode(..., options={..., "verify_signature": False, ...})\'')
+    const code = 'jwt.decode(t, options={"verify_exp": False, "verify_signature": False})\njwt.decode(t, options={"verify_signature": False})\njwt.decode(t, options={"verify_exp": False})\n'
+    expect(await matchedLines(python, 'a.py', code)).toEqual([1, 2])
+  })
+
+  it('match a literal of the pattern on a name the file binds once to it (constant propagation)', async () => {
+    const python = semgrepRule('python', 'pattern-either:\n  - pattern: stripe.api_key = "..."\n  - pattern: requests.get(..., verify=False, ...)')
+    const code = 'KEY = "sk_test_1"\nVERIFY = False\nstripe.api_key = KEY\nstripe.api_key = os.environ["K"]\nrequests.get(u, verify=VERIFY)\nrequests.get(u, verify=True)\nchanging = False\nchanging = True\nrequests.get(u, verify=changing)\n'
+    expect(await matchedLines(python, 'a.py', code)).toEqual([3, 5])
+    const js = semgrepRule('javascript', "pattern: \"session({..., secret: 'keyboard cat', ...})\"")
+    expect(await matchedLines(js, 'a.js', "const s = 'keyboard cat'\nsession({ secret: s })\nsession({ secret: process.env.S })\n")).toEqual([2])
+  })
+
+  it('match method chains with `. ... .` between their start and a later call', async () => {
+    const python = semgrepRule('python', 'pattern: $MODEL.objects. ... .extra(...)', { message: 'extra on $MODEL' })
+    const code = 'User.objects.filter(a=1).order_by("n").extra(select=s)\nUser.objects.extra(where=w)\nUser.objects.filter(a=1)\nother.extra(x)\n'
+    const { findings } = await scan(python, { 'a.py': code })
+    expect(findings.map((finding) => [finding.lineNumber, finding.description])).toEqual([
+      [1, 'extra on User'],
+      [2, 'extra on User'],
+    ])
+    const js = semgrepRule('javascript', 'pattern: knex. ... .whereRaw($SQL)')
+    expect(await matchedLines(js, 'a.js', 'knex("t").select("a").whereRaw(q)\ndb.select("a").whereRaw(q)\n')).toEqual([1])
+  })
+
+  it('match `..., $X` as the last argument whatever the number of arguments before it', async () => {
+    const rule = semgrepRule('javascript', 'pattern: new Function(..., $CODE)', { message: 'code $CODE' })
+    const { findings } = await scan(rule, { 'a.js': "new Function(body)\nnew Function('a', 'b', args.body)\n" })
+    expect(findings.map((finding) => finding.description).sort()).toEqual(['code args.body', 'code body'])
+  })
+
+  it('match a Java for (...) loop in both its forms', async () => {
+    const rule = semgrepRule('java', 'patterns:\n  - pattern-inside: for (...) { ... }\n  - pattern: $S.executeQuery(...)')
+    const code = 'class A { void f(Statement s, List<String> ids) {\n  for (String id : ids) { s.executeQuery(id); }\n  for (int i = 0; i < 3; i++) { s.executeQuery("a"); }\n  s.executeQuery("b");\n} }\n'
+    expect(await matchedLines(rule, 'A.java', code)).toEqual([2, 3])
+  })
+
+  it('match declaration patterns whatever modifiers, annotations, return types and receivers the code adds', async () => {
+    const java = semgrepRule('java', 'patterns:\n  - pattern-inside: |\n      $RET $METHOD(...) {\n        ...\n      }\n  - pattern: System.out.println(...)')
+    const javaCode = 'class A {\n  @Override\n  public String a() throws IOException {\n    System.out.println(1);\n    return "";\n  }\n  static { System.out.println(2); }\n}\n'
+    expect(await matchedLines(java, 'A.java', javaCode)).toEqual([4])
+    const go = semgrepRule('go', 'patterns:\n  - pattern-inside: func $F(...) { ... }\n  - pattern: fmt.Println(...)')
+    const goCode = 'package main\n\nfunc (s *Server) Handle(x int) (int, error) {\n\tfmt.Println(x)\n\treturn 0, nil\n}\n\nvar f = fmt.Println\n'
+    expect(await matchedLines(go, 'a.go', goCode)).toEqual([4])
+    const python = semgrepRule('python', 'patterns:\n  - pattern-inside: |\n      def $F($ARG):\n          ...\n  - pattern: return $ARG')
+    const pythonCode = 'async def f(a) -> int:\n    return a\n\ndef g(a, b):\n    return a\n'
+    expect(await matchedLines(python, 'a.py', pythonCode)).toEqual([2])
+    const annotated = semgrepRule('java', 'pattern: |\n  @Deprecated\n  void $M(...) { ... }')
+    expect(await matchedLines(annotated, 'B.java', 'class B {\n  @Deprecated\n  void old() {}\n  void current() {}\n}\n')).toEqual([2])
+  })
+
+  it('match decorated members and annotated methods by the decorators and annotations the pattern names', async () => {
+    const ts = semgrepRule('typescript', 'patterns:\n  - pattern-inside: |\n      @Get(...)\n      $M(...) { ... }\n  - pattern: $REQ.query')
+    expect(await matchedLines(ts, 'a.ts', "class A {\n  @Get('/')\n  list(req) {\n    return req.query\n  }\n  other(req) { return req.query }\n}\n")).toEqual([4])
+    const java = semgrepRule('java', 'patterns:\n  - pattern-inside: |\n      @RequestMapping(...)\n      public $RET $M(...) { ... }\n  - pattern: $R.getParameter(...)')
+    const code = 'class A {\n  @RequestMapping("/a")\n  @ResponseBody\n  public String a(HttpServletRequest r) {\n    return r.getParameter("x");\n  }\n  @RequestMapping("/b")\n  private String b(HttpServletRequest r) {\n    return r.getParameter("y");\n  }\n}\n'
+    expect(await matchedLines(java, 'A.java', code)).toEqual([5])
+  })
+
+  it('match a Java annotation pattern and Go struct literal fields', async () => {
+    const annotation = semgrepRule('java', "pattern: '@SuppressWarnings(...)'")
+    expect(await matchedLines(annotation, 'A.java', '@SuppressWarnings("all")\nclass A {}\n@Deprecated\nclass B {}\n')).toEqual([1])
+    const go = semgrepRule('go', "pattern: 'tls.Config{..., InsecureSkipVerify: true, ...}'")
+    const code = 'package main\n\nvar a = &tls.Config{MinVersion: 1, InsecureSkipVerify: true}\nvar b = tls.Config{InsecureSkipVerify: true, MinVersion: 2}\nvar c = tls.Config{MinVersion: 1}\n'
+    expect(await matchedLines(go, 'a.go', code)).toEqual([3, 4])
+  })
+
+  it('match a TypeScript function pattern whatever return type the function declares', async () => {
+    const rule = semgrepRule('typescript', 'patterns:\n  - pattern-inside: function $F(...) { ... }\n  - pattern: JSON.parse($X)')
+    const code = 'function a(s: string): unknown {\n  return JSON.parse(s)\n}\nfunction b(s) {\n  return JSON.parse(s)\n}\nconst c = (s: string) => JSON.parse(s)\n'
+    expect(await matchedLines(rule, 'a.ts', code)).toEqual([2, 5])
+  })
+
+  it('match a decorated class pattern on exported classes too', async () => {
+    const rule = semgrepRule('typescript', 'patterns:\n  - pattern-inside: |\n      @Controller(...)\n      class $C { ... }\n  - pattern: this.$R.query(...)')
+    const code = "@Controller('a')\nexport class A {\n  f() { this.repo.query(x) }\n}\nclass B {\n  f() { this.repo.query(x) }\n}\n@Controller('c')\nclass C {\n  f() { this.repo.query(x) }\n}\n"
+    expect(await matchedLines(rule, 'a.ts', code)).toEqual([3, 10])
+  })
+
+  it('check typed metavariables on fields and TypeScript parameter properties', async () => {
+    const rule = semgrepRule('typescript', 'pattern: "($S: DomSanitizer).bypassSecurityTrustHtml($V)"')
+    const code = 'class C {\n  constructor(private sanitizer: DomSanitizer, private other: Formatter) {}\n  f(v: string) {\n    this.sanitizer.bypassSecurityTrustHtml(v)\n    this.other.bypassSecurityTrustHtml(v)\n  }\n}\n'
+    expect(await matchedLines(rule, 'a.ts', code)).toEqual([4])
   })
 })
 
@@ -215,6 +363,14 @@ describe('Semgrep pattern operators', () => {
     expect(await matchedLines(go, 'a.go', 'package main\nfunc f() {\n\trsa.GenerateKey(rand.Reader, 1024)\n\trsa.GenerateKey(rand.Reader, 4096)\n}\n')).toEqual([3])
   })
 
+  it('metavariable-comparison reads a variable assigned a single constant as that constant', async () => {
+    const rule = semgrepRule('java', 'patterns:\n  - pattern: new byte[$N]\n  - metavariable-comparison:\n      metavariable: $N\n      comparison: $N < 2048')
+    const code = 'class A { void f(int n) {\n  int size = 512;\n  byte[] a = new byte[size];\n  int big = 4096;\n  byte[] b = new byte[big];\n  int grows = 1;\n  grows = 100000;\n  byte[] c = new byte[grows];\n  byte[] d = new byte[n];\n} }\n'
+    expect(await matchedLines(rule, 'A.java', code)).toEqual([3])
+    const python = semgrepRule('python', 'patterns:\n  - pattern: app.run(port=$P)\n  - metavariable-comparison:\n      metavariable: $P\n      comparison: $P < 1024')
+    expect(await matchedLines(python, 'a.py', 'PORT = 80\napp.run(port=PORT)\n')).toEqual([2])
+  })
+
   it('focus-metavariable reports the captured code, one finding per metavariable of a list', async () => {
     const rule = semgrepRule('javascript', 'patterns:\n  - pattern: res.send($A, $B)\n  - focus-metavariable: $B')
     const { findings } = await scan(rule, { 'a.js': 'res.send(200, body)\n' })
@@ -258,6 +414,17 @@ describe('Semgrep rules in the sast analyzer', () => {
   it('run JavaScript rules on TypeScript files, and keep nosemgrep comments working', async () => {
     const rule = semgrepRule('javascript', 'pattern: eval($X)')
     expect(await matchedLines(rule, 'a.ts', 'const a: string = eval(x)\neval(y) // nosemgrep\neval(z) // nosemgrep: other.rule\n')).toEqual([1, 3])
+  })
+
+  it('skip, without parsing, files that lack the words every match needs, but still follow import aliases', async () => {
+    const metrics = emptySastMetrics()
+    const rule = semgrepRule('python', 'pattern-either:\n  - pattern: subprocess.call(...)\n  - pattern: os.system(...)')
+    const report = await scanSources(
+      [source('a.py', 'print(1)\n'), source('b.py', 'from subprocess import call as run\nrun(x)\n'), source('c.py', 'import os\nos.system(x)\n')],
+      { analyzers: ['sast'], builtinRules: false, extraRules: parseRulesText(rule), workers: 0, sastMetrics: metrics },
+    )
+    expect(report.findings.map((finding) => `${finding.filePath}:${finding.lineNumber}`).sort()).toEqual(['b.py:2', 'c.py:2'])
+    expect(metrics).toMatchObject({ filesParsed: 2, filesNotParsed: 1 })
   })
 
   it('leave taint-mode rules to the data-flow analysis', async () => {

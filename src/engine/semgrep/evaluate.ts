@@ -5,6 +5,9 @@
  * `pattern-inside` match, drops those inside a `pattern-not-inside` match or equal to a
  * `pattern-not` match, then applies the metavariable filters in the order written, then
  * `focus-metavariable`. Bindings agree when their code is the same up to whitespace.
+ * `pattern-regex` runs on the text (behind the deterministic prefilter of regex-filter.ts);
+ * `metavariable-regex` anchors at the captured code's start, as Python's re.match;
+ * `metavariable-comparison` reads single-assignment constants (constants.ts).
  *
  * Import aliases are resolved per file: `subprocess.call(...)` is also tried as `call(...)`
  * after `from subprocess import call`, as `sp.call(...)` after `import subprocess as sp`
@@ -14,11 +17,12 @@ import { parse } from '@ast-grep/napi'
 import type { SgNode } from '@ast-grep/napi'
 import { isCodeLanguage, isLanguageAvailable, napiLanguage } from '../languages.ts'
 import type { SemgrepBinding, SemgrepClause, SemgrepFormula, SemgrepMatch, SemgrepRule } from './types.ts'
-import { PatternError, compilePattern, toJsRegex } from './pattern.ts'
+import { PatternError, compilePattern, equivalentForms, sameRange, toJsRegex, unescapeQuotes } from './pattern.ts'
 import type { CompiledPattern, PatternStep, Placeholder } from './pattern.ts'
 import { evaluateComparison, parseComparison } from './comparison.ts'
 import { aliasVariants, importAliases } from './imports.ts'
 import { declaredTypes, typeMatches } from './types-of.ts'
+import { fileConstants } from './constants.ts'
 import { regexFilter } from '../regex-filter.ts'
 import type { RegexFilter } from '../regex-filter.ts'
 
@@ -126,6 +130,7 @@ interface Scope {
 class Evaluator {
   private aliases: Map<string, string> | undefined
   private types: ReturnType<typeof declaredTypes> | undefined
+  private constants: Map<string, string> | undefined
 
   constructor(
     private readonly root: SgNode,
@@ -171,7 +176,8 @@ class Evaluator {
               return []
             })
     }
-    if (ranges === null) throw new PatternError('`patterns` needs a positive pattern or a pattern-inside')
+    // Only negative terms (inside metavariable-pattern): they filter the captured code itself.
+    ranges ??= [{ start: this.scope.start, end: this.scope.end, bindings: {} }]
     for (const clause of clauses) {
       if (ranges.length === 0) return []
       switch (clause.kind) {
@@ -203,15 +209,16 @@ class Evaluator {
         case 'metavariable-regex': {
           const name = metavariableName(clause.metavariable)
           const regex = anchoredAtStart(clause.regex)
+          const filter = prefilterOf(clause.regex)
           ranges = ranges.filter((match) => {
             const bound = match.bindings[name]
-            return bound !== undefined && regex.test(bound.text)
+            return bound !== undefined && (!filter || filter.test(bound.text)) && regex.test(bound.text)
           })
           break
         }
         case 'metavariable-comparison': {
           const expression = parseComparison(clause.comparison)
-          ranges = ranges.filter((match) => evaluateComparison(expression, match.bindings))
+          ranges = ranges.filter((match) => evaluateComparison(expression, this.withConstants(match.bindings)))
           break
         }
         case 'metavariable-pattern': {
@@ -280,7 +287,7 @@ class Evaluator {
   }
 
   private pattern(pattern: string): SemgrepMatch[] {
-    const variants = aliasVariants(pattern, this.language, this.importAliases())
+    const variants = aliasVariants(pattern, this.language, this.importAliases()).flatMap((variant) => equivalentForms(variant, this.language))
     const matches: SemgrepMatch[] = []
     for (const [index, variant] of variants.entries()) {
       let compiled: CompiledPattern
@@ -293,18 +300,37 @@ class Evaluator {
       }
       for (const sequence of compiled.alternatives) {
         const found = this.sequence(sequence, compiled)
-        matches.push(...found.map((match) => (compiled.toBlockEnd ? this.toBlockEnd(match) : plainMatch(match))))
+        matches.push(...found.map((match) => blockExtent(match, compiled, this.scope)))
       }
     }
     return dedupe(matches)
   }
 
-  /** The match extended to the end of the block its last statement is in. */
-  private toBlockEnd(match: SemgrepMatch & { last: SgNode }): SemgrepMatch {
-    const block = statementOf(match.last).parent()
-    // At the top level the block is the file (or the scope being searched).
-    const end = block && block.parent() !== null ? block.range().end.index : this.scope.end
-    return { start: match.start, end: Math.max(match.end, end), bindings: match.bindings }
+  /** The literal a name is bound to once in the file (Semgrep's constant propagation), or null. */
+  private constantOf(node: SgNode): string | null {
+    if (node.kind() !== 'identifier') return null
+    this.constants ??= fileConstants(this.root, this.language)
+    return this.constants.get(node.text()) ?? null
+  }
+
+  /** The content of the string literal a name is bound to once in the file, or null. */
+  private constantString(node: SgNode): string | null {
+    const constant = this.constantOf(node)
+    return constant !== null && /^(["'`])[\s\S]*\1$/.test(constant) ? constant.slice(1, -1) : null
+  }
+
+  /** Bindings to variables assigned a single literal in the file, read as that literal (Semgrep's constant propagation). */
+  private withConstants(bindings: Readonly<Bindings>): Readonly<Bindings> {
+    this.constants ??= fileConstants(this.root, this.language)
+    if (this.constants.size === 0) return bindings
+    let resolved: Bindings | null = null
+    for (const [name, binding] of Object.entries(bindings)) {
+      const constant = this.constants.get(binding.text.trim())
+      if (constant === undefined) continue
+      resolved ??= { ...bindings }
+      resolved[name] = { ...binding, text: constant }
+    }
+    return resolved ?? bindings
   }
 
   private importAliases(): Map<string, string> {
@@ -316,51 +342,57 @@ class Evaluator {
   private step(step: PatternStep, compiled: CompiledPattern): Array<SemgrepMatch & { node: SgNode }> {
     const searchRoot = this.scope.node ?? this.root
     const found: Array<SemgrepMatch & { node: SgNode }> = []
+    const lone = isLoneMetavariable(step)
     for (const node of searchRoot.findAll(step.config)) {
       const range = node.range()
       if (range.start.index < this.scope.start || range.end.index > this.scope.end) continue
+      // A lone `$X` matches code, not the pieces of a string literal or punctuation.
+      if (lone && (!node.isNamed() || isStringPiece(node))) continue
       const bindings = this.bindingsOf(node, compiled)
       if (bindings) found.push({ start: range.start.index, end: range.end.index, bindings, node })
     }
     return found
   }
 
-  /** Matches of a statement sequence; `last` is the node of the last statement matched. */
-  private sequence(steps: readonly PatternStep[], compiled: CompiledPattern): Array<SemgrepMatch & { last: SgNode }> {
+  /** Matches of a statement sequence; `first` and `last`: the nodes of the first and last statements matched. */
+  private sequence(steps: readonly PatternStep[], compiled: CompiledPattern): Array<SemgrepMatch & { first: SgNode; last: SgNode }> {
     const first = steps[0] as PatternStep
     const heads = this.step(first, compiled)
-    if (steps.length === 1) return heads.map(({ node, ...match }) => ({ ...match, last: node }))
+    if (steps.length === 1) return heads.map(({ node, ...match }) => ({ ...match, first: node, last: node }))
     const rest = steps.slice(1).map((step) => this.step(step, compiled))
-    const results: Array<SemgrepMatch & { last: SgNode }> = []
-    const extend = (index: number, statement: SgNode, bindings: Bindings, start: number, outer: SgNode): void => {
+    const results: Array<SemgrepMatch & { first: SgNode; last: SgNode }> = []
+    // One match per first statement (the earliest way to complete it), within a bounded search.
+    let budget = 0
+    const extend = (index: number, statement: SgNode, bindings: Bindings, start: number, outer: SgNode, first: SgNode): boolean => {
       if (index === steps.length) {
-        results.push({ start, end: statement.range().end.index, bindings, last: statement })
-        return
+        results.push({ start, end: statement.range().end.index, bindings, first, last: statement })
+        return true
       }
+      // Candidates are in document order: those starting where the next statement may be.
       const candidates = rest[index - 1] ?? []
       const step = steps[index] as PatternStep
-      const after = statement.range().end.index
       const next = step.gapBefore ? null : nextStatement(statement)
-      for (const candidate of candidates) {
-        let candidateStatement: SgNode
-        if (next) {
-          candidateStatement = statementOf(candidate.node)
-          if (!sameRange(candidateStatement, next)) continue
-        } else {
-          if (step.gapBefore === false) continue
-          // After `...`, the statement may be any later one of the block, at any depth.
-          if (candidate.start < after || candidate.end > outer.range().end.index) continue
-          candidateStatement = statementOf(candidate.node)
-        }
+      if (!step.gapBefore && !next) return false
+      // After `...`, the statement may be any later one of the block, at any depth.
+      const from = next ? next.range().start.index : statement.range().end.index
+      const to = next ? next.range().end.index : outer.range().end.index
+      for (let i = firstStartingAt(candidates, from); i < candidates.length && (candidates[i] as SemgrepMatch).start <= to; i++) {
+        if (--budget < 0) return false
+        const candidate = candidates[i] as SemgrepMatch & { node: SgNode }
+        if (candidate.end > to) continue
+        const candidateStatement = statementOf(candidate.node)
+        if (next && !sameRange(candidateStatement, next)) continue
         const merged = unify(bindings, candidate.bindings)
-        if (merged) extend(index + 1, candidateStatement, merged, start, outer)
+        if (merged && extend(index + 1, candidateStatement, merged, start, outer, first)) return true
       }
+      return false
     }
     for (const head of heads) {
       const statement = statementOf(head.node)
       const block = statement.parent()
       if (!block) continue
-      extend(1, statement, head.bindings, head.start, block)
+      budget = SEQUENCE_BUDGET
+      extend(1, statement, head.bindings, head.start, block, statement)
     }
     return results
   }
@@ -388,15 +420,84 @@ class Evaluator {
   private check(captured: SgNode, placeholder: Placeholder): Bindings | null {
     switch (placeholder.kind) {
       case 'string':
-        return isStringLiteral(captured) ? {} : null
-      case 'string-regex': {
+        return isStringLiteral(captured) || this.constantString(captured) !== null ? {} : null
+      case 'chain': {
+        // down the receivers: `a.b().c` -> `a.b()` -> `a.b` -> `a`
+        const step = (placeholder.inner.alternatives[0] as readonly PatternStep[])[0] as PatternStep
+        for (let receiver: SgNode | null = captured; receiver; receiver = receiverOf(receiver)) {
+          const found = receiver.find(step.config)
+          const bindings = found && sameRange(found, receiver) ? this.bindingsOf(found, placeholder.inner) : null
+          if (bindings) return bindings
+        }
+        return null
+      }
+      case 'literal':
+        return captured.text() === placeholder.value || this.constantOf(captured) === placeholder.value ? {} : null
+      case 'string-content': {
         if (!isStringLiteral(captured)) return null
+        const text = captured.text()
+        const content = stringContent(text)
+        const start = captured.range().start.index + text.lastIndexOf(content, text.length - 1)
+        return { [placeholder.metavariable]: { start, end: start + content.length, text: content } }
+      }
+      case 'string-value': {
+        const content = isStringLiteral(captured) ? stringContent(captured.text()) : this.constantString(captured)
+        return content !== null && unescapeQuotes(content) === placeholder.value ? {} : null
+      }
+      case 'string-regex': {
+        const content = isStringLiteral(captured) ? stringContent(captured.text()) : this.constantString(captured)
         placeholder.regex.lastIndex = 0
-        return placeholder.regex.test(stringContent(captured.text())) ? {} : null
+        return content !== null && placeholder.regex.test(content) ? {} : null
       }
       case 'typed': {
         this.types ??= declaredTypes(this.root, this.language)
         return typeMatches(captured, placeholder.type, this.types, this.language) ? {} : null
+      }
+      case 'dictionary': {
+        if (captured.kind() !== 'dictionary') return null
+        const pairs = captured.children().filter((child) => child.kind() === 'pair')
+        let bindings: Bindings = {}
+        for (const inner of placeholder.pairs) {
+          const step = (inner.alternatives[0] as readonly PatternStep[])[0] as PatternStep
+          let found: Bindings | null = null
+          for (const pair of pairs) {
+            // (find, not matches: only a found node carries its captures)
+            const matched = pair.find(step.config)
+            const candidate = matched && sameRange(matched, pair) ? this.bindingsOf(matched, inner) : null
+            found = candidate ? unify(bindings, candidate) : null
+            if (found) break
+          }
+          if (!found) return null
+          bindings = found
+        }
+        return bindings
+      }
+      case 'template': {
+        if (captured.kind() !== 'template_string') return null
+        const substitutions = captured.children().filter((child) => child.kind() === 'template_substitution')
+        let bindings: Bindings = {}
+        for (const inner of placeholder.substitutions) {
+          let found: Bindings | null = null
+          for (const substitution of substitutions) {
+            const expression = substitution.children().find((child) => child.isNamed())
+            if (!expression) continue
+            for (const sequence of inner.alternatives) {
+              const step = sequence[0] as PatternStep
+              const match = expression.find(step.config)
+              const node = match && sameRange(match, expression) ? match : null
+              const candidate = node ? this.bindingsOf(node, inner) : null
+              const merged = candidate ? unify(bindings, candidate) : null
+              if (merged) {
+                found = merged
+                break
+              }
+            }
+            if (found) break
+          }
+          if (!found) return null
+          bindings = found
+        }
+        return bindings
       }
       case 'deep': {
         for (const sequence of placeholder.inner.alternatives) {
@@ -429,8 +530,47 @@ function prefilterOf(source: string): RegexFilter | null {
   return filter
 }
 
-function plainMatch({ start, end, bindings }: SemgrepMatch): SemgrepMatch {
-  return { start, end, bindings }
+/** Candidate statements tried per first statement of a sequence pattern. */
+const SEQUENCE_BUDGET = 20_000
+
+/** Index of the first match starting at or after `offset` (matches in document order). */
+function firstStartingAt(matches: readonly SemgrepMatch[], offset: number): number {
+  let low = 0
+  let high = matches.length
+  while (low < high) {
+    const middle = (low + high) >> 1
+    if ((matches[middle] as SemgrepMatch).start < offset) low = middle + 1
+    else high = middle
+  }
+  return low
+}
+
+/**
+ * A match as a range: a pattern that starts (ends) with a `...` line runs from the first (to the
+ * last) statement of the block its first (last) statement is in, so that `pattern-inside` and
+ * `pattern-not` compare such patterns by the statements they cover.
+ */
+function blockExtent(match: SemgrepMatch & { first: SgNode; last: SgNode }, compiled: CompiledPattern, scope: Scope): SemgrepMatch {
+  let { start, end } = match
+  if (compiled.fromBlockStart) {
+    const statements = blockStatements(statementOf(match.first).parent())
+    start = Math.min(start, statements[0]?.range().start.index ?? scope.start)
+  }
+  if (compiled.toBlockEnd) {
+    const statements = blockStatements(statementOf(match.last).parent())
+    end = Math.max(end, statements[statements.length - 1]?.range().end.index ?? scope.end)
+  }
+  return { start, end, bindings: match.bindings }
+}
+
+/** The expression a call or field access is made on, or null. */
+function receiverOf(node: SgNode): SgNode | null {
+  return node.field('object') ?? node.field('function') ?? node.field('operand') ?? null
+}
+
+function blockStatements(block: SgNode | null): SgNode[] {
+  if (!block) return []
+  return block.children().filter((child) => child.isNamed() && !String(child.kind()).includes('comment'))
 }
 
 function capture(node: SgNode, name: string, multi: boolean, fileText: string): SemgrepBinding | null {
@@ -453,8 +593,20 @@ function capture(node: SgNode, name: string, multi: boolean, fileText: string): 
 
 const STRING_KINDS = /^(?:string|string_literal|interpreted_string_literal|raw_string_literal|template_string|string_fragment|concatenated_string|text_block|character_literal)$/
 
+/** A string literal without interpolation (an f-string or a template with `${}` is code, not a literal). */
 function isStringLiteral(node: SgNode): boolean {
-  return STRING_KINDS.test(String(node.kind()))
+  if (!STRING_KINDS.test(String(node.kind()))) return false
+  return !node.children().some((child) => /^(?:interpolation|template_substitution)$/.test(String(child.kind())))
+}
+
+function isStringPiece(node: SgNode): boolean {
+  const parent = node.parent()
+  return parent !== null && STRING_KINDS.test(String(parent.kind()))
+}
+
+function isLoneMetavariable(step: PatternStep): boolean {
+  const pattern = (step.config.rule as { pattern?: unknown }).pattern
+  return typeof pattern === 'string' && /^\s*\$[A-Z_][A-Z0-9_]*\s*$/.test(pattern)
 }
 
 function stringContent(literal: string): string {
@@ -480,12 +632,6 @@ function nextStatement(statement: SgNode): SgNode | null {
   let next = statement.next()
   while (next && (!next.isNamed() || String(next.kind()).includes('comment'))) next = next.next()
   return next
-}
-
-function sameRange(a: SgNode, b: SgNode): boolean {
-  const x = a.range()
-  const y = b.range()
-  return x.start.index === y.start.index && x.end.index === y.end.index
 }
 
 function metavariableName(name: string): string {

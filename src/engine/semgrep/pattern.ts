@@ -2,18 +2,27 @@
  * Semgrep patterns translated to ast-grep rules. A Semgrep pattern is code of the rule's
  * language with Semgrep's extensions; most map directly onto ast-grep's own pattern syntax
  * (`$X` is the same, `...` and `$...ARGS` become `$$$` and `$$$ARGS`), and the rest become
- * generated metavariables checked after ast-grep has matched (evaluate.ts):
+ * generated metavariables (placeholders) checked after ast-grep has matched (evaluate.ts):
  *
- * - `"..."` (any string literal) and `"=~/re/"` (a string literal whose content matches re);
- * - `<... e ...>` (a node that is, or contains at any depth, a match of e);
+ * - string literals: `"..."` (any literal), `"=~/re/"` (content matching re), `"$X"` (any
+ *   literal, binding its content), and other literals by value whatever their quotes
+ *   (JavaScript, TypeScript, Python, Go);
+ * - `<... e ...>` (a node that is, or contains at any depth, a match of e); template literals
+ *   `` `...${e}...` ``; Python dictionaries `{..., k: v, ...}` (pairs in any order);
  * - typed metavariables: Java `(String $X)`, Go `($X : string)`, TypeScript `($X: string)` (an
- *   expression whose declared or literal type is the one named);
+ *   expression whose type the file states: types-of.ts);
  * - statement sequences (`$X = f()` ... `g($X)`): ast-grep matches one node, so each
- *   statement becomes a step of a sequence evaluate.ts matches in order within one block;
- * - Python keyword arguments in any order (one variant per order, four keywords at most).
+ *   statement becomes a step of a sequence evaluate.ts matches in order within one block; a
+ *   leading or trailing `...` line extends the match to the block's first or last statement.
+ *
+ * A pattern may also compile to several equivalent forms (alternatives), each an ast-grep
+ * search: Python keyword arguments in any order; a trailing `, ...` that matches nothing;
+ * `..., $X` at each arity (ast-grep's `$$$` does not backtrack); Java's two `for` loops.
+ * Declarations (functions, methods, classes) match by the parts the pattern has, ignoring the
+ * modifiers, annotations, return types it leaves out (relaxedDeclaration).
  *
  * Import aliases depend on the file, so evaluate.ts rewrites the pattern text per file
- * (aliasVariants) before compiling it here.
+ * (imports.ts) before compiling it here.
  */
 import { parse } from '@ast-grep/napi'
 import type { NapiConfig, SgNode } from '@ast-grep/napi'
@@ -24,7 +33,19 @@ import type { CodeLanguage } from '../languages.ts'
 export type Placeholder =
   | { readonly kind: 'string' }
   | { readonly kind: 'string-regex'; readonly regex: RegExp }
+  /** `"$X"`: any string literal without interpolation, its content bound to the metavariable */
+  | { readonly kind: 'string-content'; readonly metavariable: string }
+  /** a string literal with this content, whatever its quotes (`"md5"` matches `'md5'`) */
+  | { readonly kind: 'string-value'; readonly value: string }
   | { readonly kind: 'deep'; readonly inner: CompiledPattern }
+  /** `` `...${e}...` ``: a template literal with a substitution matching each e */
+  | { readonly kind: 'template'; readonly substitutions: readonly CompiledPattern[] }
+  /** Python `{..., k: v, ...}`: a dictionary with a pair matching each of these, in any order */
+  | { readonly kind: 'dictionary'; readonly pairs: readonly CompiledPattern[] }
+  /** `e. ... .`: a receiver that is, or is called or accessed on (at any depth), a match of e */
+  | { readonly kind: 'chain'; readonly inner: CompiledPattern }
+  /** a number or boolean literal, or a name the file binds once to it (constant propagation) */
+  | { readonly kind: 'literal'; readonly value: string }
   /** a user metavariable (the key is its own name) whose expression must have this type */
   | { readonly kind: 'typed'; readonly type: string }
 
@@ -39,8 +60,10 @@ export interface CompiledPattern {
   readonly alternatives: readonly (readonly PatternStep[])[]
   /** ast-grep metavariable name (no `$`) -> check on its capture */
   readonly placeholders: Readonly<Record<string, Placeholder>>
-  /** a `...` line ends the pattern: the match runs on to the end of the block (`pattern-inside` contexts) */
+  /** a `...` line ends the pattern: the match runs on to the block's last statement (`pattern-inside` contexts) */
   readonly toBlockEnd: boolean
+  /** a `...` line starts the pattern: the match starts at the block's first statement */
+  readonly fromBlockStart: boolean
   /** user metavariables: ast-grep name (no `$`) and Semgrep name (`$X`, `$...ARGS`) */
   readonly metavariables: ReadonlyArray<{ readonly name: string; readonly semgrepName: string; readonly multi: boolean }>
 }
@@ -53,16 +76,19 @@ export const GENERATED_PREFIX = 'PARAPETGEN_'
 const cache = new Map<string, CompiledPattern | PatternError>()
 const MAX_CACHE = 5000
 const MAX_KEYWORD_PERMUTATIONS = 4
-const MAX_ALTERNATIVES = 64
+/** Forms of one pattern (keyword orders x optional trailing `...` x arities), each an ast-grep search per file. */
+const MAX_ALTERNATIVES = 256
+/** Arity forms of one statement: two `..., $X` lists get all seven arities each. */
+const MAX_ARITY_FORMS = 49
 const TRAILING_ELLIPSIS = /,\s*\$\$\$(?:[A-Z_][A-Z0-9_]*)?(?=\s*[)\]}])/g
 
 /** The pattern compiled for a language (cached); throws PatternError when it cannot be. */
-export function compilePattern(pattern: string, language: string): CompiledPattern {
-  const key = `${language}\u0000${pattern}`
+export function compilePattern(pattern: string, language: string, selector?: string): CompiledPattern {
+  const key = `${language}\u0000${selector ?? ''}\u0000${pattern}`
   let compiled = cache.get(key)
   if (compiled === undefined) {
     try {
-      compiled = new Translator(language).compile(pattern)
+      compiled = new Translator(language, selector).compile(pattern)
     } catch (error) {
       compiled = error instanceof PatternError ? error : new PatternError(error instanceof Error ? error.message : String(error))
     }
@@ -75,13 +101,26 @@ export function compilePattern(pattern: string, language: string): CompiledPatte
 
 const METAVARIABLE = /\$(\$\$)?([A-Z_][A-Z0-9_]*)/g
 const STRING_QUOTES = new Set(['"', "'", '`'])
+/** Languages where a string may be written with either quote (and Go's raw strings): Semgrep matches the value. */
+const ANY_QUOTES = new Set(['javascript', 'typescript', 'tsx', 'python', 'go'])
+
+/** A string's content with quote escapes resolved, to compare contents written with different quotes. */
+export function unescapeQuotes(content: string): string {
+  return content.replace(/\\(["'`])/g, '$1')
+}
 
 class Translator {
   private readonly placeholders: Record<string, Placeholder> = {}
+  /** statements that are matched in the context of the whole pattern (statements()) */
+  private readonly contextual = new Map<string, NapiConfig>()
   private counter = 0
   private readonly language: CodeLanguage
 
-  constructor(language: string) {
+  /** `selector`: the kind of the pattern's node to match (a dictionary pair), the rest being its context */
+  constructor(
+    language: string,
+    private readonly selector?: string,
+  ) {
     if (!isCodeLanguage(language) || !isLanguageAvailable(language)) throw new PatternError(`language ${language} has no syntax tree here`)
     ensureLanguagesRegistered()
     this.language = language
@@ -92,7 +131,9 @@ class Translator {
     if (text.trim() === '') throw new PatternError('the pattern is empty')
     const steps: Array<{ text: string; gapBefore: boolean }> = []
     let gap = false
-    for (const segment of splitAtGapLines(text, this.language)) {
+    const segments = splitAtGapLines(text, this.language)
+    const fromBlockStart = segments[0] === null
+    for (const segment of segments) {
       if (segment === null) {
         gap = true
         continue
@@ -119,7 +160,8 @@ class Translator {
     // ast-grep's `, $$$` needs the comma, so a trailing `...` that matches nothing is a variant without it.
     alternatives = alternatives.flatMap((sequence) =>
       sequence.reduce<Array<Array<{ text: string; gapBefore: boolean }>>>(
-        (prefixes, step) => prefixes.flatMap((prefix) => trailingEllipsisVariants(step.text).map((text) => [...prefix, { ...step, text }])),
+        (prefixes, step) =>
+          prefixes.flatMap((prefix) => trailingEllipsisVariants(step.text).flatMap((text) => fixedArityVariants(text)).map((text) => [...prefix, { ...step, text }])),
         [[]],
       ),
     )
@@ -134,9 +176,12 @@ class Translator {
       }
     }
     return {
-      alternatives: alternatives.map((sequence) => sequence.map((step) => ({ config: this.config(step.text), gapBefore: step.gapBefore }))),
+      alternatives: alternatives.map((sequence) =>
+        sequence.map((step) => ({ config: this.config(sequence.length === 1 ? this.asExpression(step.text) : step.text), gapBefore: step.gapBefore })),
+      ),
       placeholders: this.placeholders,
       toBlockEnd,
+      fromBlockStart,
       metavariables: [...metavariables.values()],
     }
   }
@@ -151,17 +196,51 @@ class Translator {
   private translate(text: string): string {
     let out = ''
     let i = 0
+    /** text index -> length of `out` when the loop reached it */
+    const outAt = new Map<number, number>()
     while (i < text.length) {
+      outAt.set(i, out.length)
       const char = text[i] as string
+      const chain = /^\.\s*\.\.\.\s*\./.exec(text.slice(i, i + 40))
+      if (chain) {
+        // `$O.objects. ... .extra()`: the receiver is a chain of calls and fields starting with `$O.objects`
+        const start = receiverStart(text, i)
+        const emitted = outAt.get(start)
+        if (start < i && emitted !== undefined) {
+          const inner = compilePattern(text.slice(start, i), this.language)
+          out = `${out.slice(0, emitted)}${this.generated({ kind: 'chain', inner })}.`
+          i += chain[0].length
+          continue
+        }
+      }
       if (STRING_QUOTES.has(char) || (char === '"' && text.startsWith('"""', i))) {
         const end = stringEnd(text, i)
         const literal = text.slice(i, end)
         const quote = text.startsWith('"""', i) || text.startsWith("'''", i) ? 3 : 1
         const content = literal.slice(quote, literal.length - quote)
-        if (content === '...') out += this.generated({ kind: 'string' })
+        const template = char === '`' ? this.template(content) : null
+        if (template) out += template
+        else if (content === '...') out += this.generated({ kind: 'string' })
+        else if (/^\$[A-Z_][A-Z0-9_]*$/.test(content)) out += this.generated({ kind: 'string-content', metavariable: content })
         else if (/^=~\/.*\/[a-z]*$/s.test(content)) out += this.generated({ kind: 'string-regex', regex: stringRegex(content) })
-        else out += literal
+        else if (ANY_QUOTES.has(this.language) && !/\$\{|^[fF]|^\w*[{]/.test(literal) && !/[{}]/.test(content)) {
+          out += this.generated({ kind: 'string-value', value: unescapeQuotes(content) })
+        } else out += literal
         i = end
+        continue
+      }
+      if (char === '{' && this.language === 'python') {
+        const dictionary = this.dictionary(text, i)
+        if (dictionary) {
+          out += dictionary.replacement
+          i = dictionary.end
+          continue
+        }
+      }
+      const literal = /^(?:true|false|True|False|\d+(?:\.\d+)?)(?![\w$])/.exec(text.slice(i, i + 40))
+      if (literal && !/[\w$.]/.test(text[i - 1] ?? '')) {
+        out += this.generated({ kind: 'literal', value: literal[0] })
+        i += literal[0].length
         continue
       }
       if (text.startsWith('$...', i) && /[A-Z_]/.test(text[i + 4] ?? '')) {
@@ -184,8 +263,7 @@ class Translator {
         continue
       }
       if (text.startsWith('...', i)) {
-        // A statement `...` in a language whose statements end with `;` is written `$$$;` there.
-        out += STATEMENT_SEMICOLON.has(this.language) && isStatementPosition(text, i) ? '$$$;' : '$$$'
+        out += '$$$'
         i += 3
         continue
       }
@@ -201,6 +279,61 @@ class Translator {
       i++
     }
     return out
+  }
+
+  /** A Python dictionary pattern with `...` among its entries (Semgrep matches its pairs in any order), or null. */
+  private dictionary(text: string, at: number): { replacement: string; end: number } | null {
+    const entries: string[] = []
+    let depth = 0
+    let start = at + 1
+    let end = -1
+    for (let i = at; i < text.length; i++) {
+      const char = text[i] as string
+      if (STRING_QUOTES.has(char)) {
+        i = stringEnd(text, i) - 1
+        continue
+      }
+      if (char === '(' || char === '[' || char === '{') depth++
+      else if (char === ')' || char === ']' || char === '}') {
+        depth--
+        if (depth === 0) {
+          entries.push(text.slice(start, i).trim())
+          end = i + 1
+          break
+        }
+      } else if (char === ',' && depth === 1) {
+        entries.push(text.slice(start, i).trim())
+        start = i + 1
+      }
+    }
+    if (end < 0 || !entries.includes('...')) return null
+    const pairs = entries.filter((entry) => entry !== '...' && entry !== '')
+    if (pairs.length === 0 || !pairs.every((pair) => /:/.test(pair))) return null
+    const compiled = pairs.map((pair) => compilePattern(`{${pair}}`, this.language, 'pair'))
+    return { replacement: this.generated({ kind: 'dictionary', pairs: compiled }), end }
+  }
+
+  /** A template literal pattern with `...` around its substitutions, or null to match it as written. */
+  private template(content: string): string | null {
+    const substitutions: string[] = []
+    let outside = ''
+    for (let i = 0; i < content.length; i++) {
+      if (content.startsWith('${', i)) {
+        let depth = 1
+        let j = i + 2
+        for (; j < content.length && depth > 0; j++) {
+          if (content[j] === '{') depth++
+          else if (content[j] === '}') depth--
+        }
+        substitutions.push(content.slice(i + 2, j - 1).trim())
+        i = j - 1
+      } else {
+        outside += content[i]
+      }
+    }
+    if (!outside.includes('...') || substitutions.length === 0) return null
+    const compiled = substitutions.map((expression) => compilePattern(expression, this.language))
+    return this.generated({ kind: 'template', substitutions: compiled })
   }
 
   /** `(String $X)` (Java), `($X : string)` (Go), `($X: string)` (TypeScript) at `at`, not a parameter list. */
@@ -230,18 +363,128 @@ class Translator {
   private statements(text: string): string[] {
     const parsed = parseFragment(text, this.language)
     if (!parsed || parsed.nodes.length <= 1) return [text]
-    return parsed.nodes.map((node) => text.slice(node.range().start.index - parsed.offset, node.range().end.index - parsed.offset))
+    const root = (parsed.nodes[0] as SgNode).getRoot().root()
+    return parsed.nodes.map((node) => {
+      const statement = text.slice(node.range().start.index - parsed.offset, node.range().end.index - parsed.offset)
+      // A part that only parses where it is (a TypeScript decorator before its method) is
+      // selected in the whole pattern, when it is the first node of its kind there.
+      const first = root.find({ rule: { kind: String(node.kind()) } })
+      if (!parseFragment(statement, this.language) && first && sameRange(first, node)) {
+        this.contextual.set(statement, { rule: { pattern: { context: `${parsed.prefix}${text}${parsed.suffix}`, selector: String(node.kind()) } } })
+      }
+      return statement
+    })
+  }
+
+  /**
+   * A lone expression statement `foo();` as the expression `foo()`: Semgrep matches it also where
+   * the call is returned or assigned, not only as a statement of its own.
+   */
+  private asExpression(text: string): string {
+    const trimmed = text.trimEnd()
+    if (!trimmed.endsWith(';') || this.contextual.has(text)) return text
+    const parsed = parseFragment(text, this.language)
+    const node = parsed?.nodes.length === 1 ? (parsed.nodes[0] as SgNode) : null
+    if (node?.kind() !== 'expression_statement' || node.children().filter((child) => child.isNamed()).length !== 1) return text
+    const expression = trimmed.slice(0, -1)
+    return parsesAsPattern(expression, this.language) ? expression : text
   }
 
   private config(text: string): NapiConfig {
+    if (this.selector) return { rule: { pattern: { context: text, selector: this.selector } } }
+    const contextual = this.contextual.get(text)
+    if (contextual) return contextual
+    // A lone metavariable matches any node; a wrapper would narrow it to one kind.
+    if (/^\s*\$[A-Z_][A-Z0-9_]*\s*$/.test(text)) return { rule: { pattern: text.trim() } }
     const parsed = parseFragment(text, this.language)
     if (!parsed && !parsesAsPattern(text, this.language)) throw new PatternError(`\`${text.trim()}\` does not parse as ${this.language}`)
-    if (!parsed || parsed.offset === 0) return { rule: { pattern: text } }
+    if (parsed && parsed.nodes.length === 1) {
+      const relaxed = relaxedDeclaration(parsed.nodes[0] as SgNode, `${parsed.prefix}${text}${parsed.suffix}`, this.language)
+      if (relaxed) return { rule: relaxed }
+    }
+    if (!parsed || (parsed.prefix === '' && parsed.suffix === '')) return { rule: { pattern: text } }
     const node = parsed.nodes[0] as SgNode
     const inner = node.kind() === 'expression_statement' && node.children().filter((child) => child.isNamed()).length === 1 ? node.child(0) : null
     const selector = inner && inner.text().trim() === node.text().trim() ? String(inner.kind()) : String(node.kind())
     return { rule: { pattern: { context: `${parsed.prefix}${text}${parsed.suffix}`, selector } } }
   }
+}
+
+/** Declarations whose parts a pattern may leave out (modifiers, annotations, return types, throws...). */
+const DECLARATION_KINDS: Partial<Record<CodeLanguage, ReadonlySet<string>>> = {
+  java: new Set(['method_declaration', 'constructor_declaration', 'class_declaration', 'interface_declaration']),
+  go: new Set(['function_declaration', 'method_declaration']),
+  javascript: new Set(['function_declaration', 'class_declaration', 'method_definition']),
+  typescript: new Set(['function_declaration', 'class_declaration', 'method_definition']),
+  tsx: new Set(['function_declaration', 'class_declaration', 'method_definition']),
+  python: new Set(['function_definition', 'class_definition']),
+}
+
+const FIELD_NAMES = ['name', 'type', 'parameters', 'body', 'result', 'receiver', 'return_type', 'type_parameters', 'superclass', 'superclasses', 'interfaces', 'dimensions']
+
+/**
+ * A declaration pattern as "a node of this kind with these parts": Semgrep matches
+ * `$RET $METHOD(...) { ... }` on `@Override public String m(int a) throws E { ... }`, while an
+ * ast-grep pattern must account for every part. Each part the pattern has must match the
+ * code's part (a field's by field); parts it leaves out are not looked at. Null when a part
+ * cannot be selected unambiguously from the pattern's code (the pattern is then matched as written).
+ */
+function relaxedDeclaration(node: SgNode, context: string, language: CodeLanguage): Record<string, unknown> | null {
+  const kind = String(node.kind())
+  if (!DECLARATION_KINDS[language]?.has(kind)) return null
+  const root = node.getRoot().root()
+  // A Go function pattern also means methods (functions with a receiver).
+  const parts: Array<Record<string, unknown>> = [kind === 'function_declaration' && language === 'go' ? { any: [{ kind }, { kind: 'method_declaration' }] } : { kind }]
+  for (const child of node.children()) {
+    if (!child.isNamed() || String(child.kind()).includes('comment')) continue
+    // a part that is only `...` (a body) matches any such part, and so does its absence
+    if (/^[$µ]{3}[A-Z0-9_]*$/.test(child.text().trim())) continue
+    const field = FIELD_NAMES.find((name) => {
+      const part = node.field(name)
+      return part !== null && sameRange(part, child)
+    })
+    const text = child.text()
+    let rule: Record<string, unknown>
+    if (child.kind() === 'modifiers') {
+      // Java: each modifier and annotation the pattern names, among the code's others
+      const modifiers = javaModifiers(child, root, context)
+      if (!modifiers) return null
+      rule = modifiers
+    } else if (/^[$µ][A-Z_][A-Z0-9_]*$/.test(text)) {
+      rule = { pattern: `$${text.slice(1)}` }
+    } else if (child.children().length === 0) {
+      rule = { kind: String(child.kind()), regex: `^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$` }
+    } else {
+      // ast-grep selects the first node of the kind in the context: it must be this part.
+      const first = root.find({ rule: { kind: String(child.kind()) } })
+      if (!first || !sameRange(first, child)) return null
+      rule = { pattern: { context, selector: String(child.kind()) } }
+    }
+    parts.push({ has: field ? { field, ...rule } : rule })
+  }
+  return { all: parts }
+}
+
+/** A rule for Java `modifiers` holding every keyword and annotation of the pattern's, or null. */
+function javaModifiers(modifiers: SgNode, root: SgNode, context: string): Record<string, unknown> | null {
+  const all: Array<Record<string, unknown>> = []
+  for (const part of modifiers.children()) {
+    if (!part.isNamed()) {
+      all.push({ regex: `(?:^|\\s)${part.text()}(?:\\s|$)` })
+      continue
+    }
+    const first = root.find({ rule: { kind: String(part.kind()) } })
+    if (!first || !sameRange(first, part)) return null
+    all.push({ has: { pattern: { context, selector: String(part.kind()) } } })
+  }
+  return { kind: 'modifiers', all }
+}
+
+/** Whether two nodes cover the same code. */
+export function sameRange(a: SgNode, b: SgNode): boolean {
+  const x = a.range()
+  const y = b.range()
+  return x.start.index === y.start.index && x.end.index === y.end.index
 }
 
 interface ParsedFragment {
@@ -255,7 +498,8 @@ interface ParsedFragment {
 
 /**
  * Wrappers a fragment is parsed in, first that parses wins: Go statements only parse in a
- * function body (and `f(x)` alone parses as a type conversion there), Java members in a class.
+ * function body (and `f(x)` alone parses as a type conversion there), Java members in a class
+ * and annotations before one, JavaScript objects in parentheses and class members in a class.
  */
 const WRAPPERS: Partial<Record<CodeLanguage, Array<[string, string]>>> = {
   go: [
@@ -266,6 +510,24 @@ const WRAPPERS: Partial<Record<CodeLanguage, Array<[string, string]>>> = {
     ['', ''],
     ['class _ {\n', '\n}'],
     ['class _ { void _() {\n', '\n} }'],
+    // an annotation alone
+    ['', '\nclass _ {}'],
+  ],
+  // `{..., key: value, ...}` is an object only where an expression is expected
+  javascript: [
+    ['', ''],
+    ['(', ')'],
+    ['class _ {\n', '\n}'],
+  ],
+  typescript: [
+    ['', ''],
+    ['(', ')'],
+    ['class _ {\n', '\n}'],
+  ],
+  tsx: [
+    ['', ''],
+    ['(', ')'],
+    ['class _ {\n', '\n}'],
   ],
 }
 
@@ -278,12 +540,31 @@ function parseFragment(text: string, language: CodeLanguage): ParsedFragment | n
   for (const [prefix, suffix] of WRAPPERS[language] ?? [['', '']]) {
     const root = parse(napiLanguage(language), `${prefix}${source}${suffix}`).root()
     if (hasError(root, expando)) continue
-    const container = prefix === '' ? root : (innermostContainer(root, prefix.length, prefix.length + source.length) ?? root)
-    const nodes = container
-      .children()
-      .filter((node) => node.isNamed() && !String(node.kind()).includes('comment') && node.range().start.index >= prefix.length && node.range().end.index <= prefix.length + source.length)
+    const start = prefix.length
+    const end = prefix.length + source.length
+    const container = prefix === '' && suffix === '' ? root : innermostContainer(root, start, end)
+    let nodes: SgNode[]
+    if (container) {
+      nodes = container
+        .children()
+        .filter((node) => node.isNamed() && !String(node.kind()).includes('comment') && node.range().start.index >= start && node.range().end.index <= end)
+    } else {
+      const exact = exactNode(root, start, source.trimEnd().length + start)
+      nodes = exact ? [exact] : []
+    }
     if (nodes.length === 0) continue
     return { nodes, offset: prefix.length, prefix, suffix }
+  }
+  return null
+}
+
+/** The outermost node spanning exactly the range. */
+function exactNode(node: SgNode, start: number, end: number): SgNode | null {
+  const range = node.range()
+  if (range.start.index === start && range.end.index === end && node.isNamed()) return node
+  for (const child of node.children()) {
+    const inner = child.range()
+    if (inner.start.index <= start && inner.end.index >= end) return exactNode(child, start, end)
   }
   return null
 }
@@ -307,16 +588,6 @@ function innermostContainer(node: SgNode, start: number, end: number): SgNode | 
 function parsesAsPattern(text: string, language: CodeLanguage): boolean {
   if (parseFragment(text, language)) return true
   return SEMICOLON_LANGUAGES.has(language) && parseFragment(`${text};`, language) !== null
-}
-
-const STATEMENT_SEMICOLON = new Set<CodeLanguage>(['java', 'c', 'cpp', 'csharp', 'php'])
-
-/** Whether the `...` at `at` stands where a statement would: after `{`, `;`, `}` (or first) and before `}` or a line end. */
-function isStatementPosition(text: string, at: number): boolean {
-  const before = text.slice(0, at).trimEnd()
-  const after = text.slice(at + 3)
-  if (after.startsWith(';')) return false
-  return (before === '' || /[{;}]$/.test(before)) && /^[ \t]*(?:\}|\n|$)/.test(after)
 }
 
 const SEMICOLON_LANGUAGES = new Set<CodeLanguage>(['java', 'c', 'cpp', 'csharp', 'php', 'rust', 'kotlin', 'scala', 'swift'])
@@ -374,6 +645,22 @@ function bracketBalance(line: string): number {
     else if (char === ')' || char === ']' || char === '}') balance--
   }
   return balance
+}
+
+/** Where the receiver expression ending at `end` starts: names, `$X`, dots and balanced brackets. */
+function receiverStart(text: string, end: number): number {
+  let i = end
+  let depth = 0
+  while (i > 0) {
+    const char = text[i - 1] as string
+    if (char === ')' || char === ']') depth++
+    else if (char === '(' || char === '[') {
+      if (depth === 0) break
+      depth--
+    } else if (depth === 0 && !/[\w$.]/.test(char)) break
+    i--
+  }
+  return i
 }
 
 /** Index just past the string literal starting at `start` (or the text's end). */
@@ -471,6 +758,48 @@ function keywordOrders(text: string): string[] {
     const parts = ellipsis ? [...others, '$$$', ...order.flatMap((keyword) => [keyword, '$$$'])] : [...others, ...order]
     return `${before}(${parts.join(', ')})${after}`
   })
+}
+
+const MAX_FILLERS = 6
+const ELLIPSIS_BEFORE_METAVARIABLE = /\$\$\$\s*,\s*(?=\$[A-Z_][A-Z0-9_]*\s*[,)\]}])/
+
+/**
+ * ast-grep's `$$$` stops at the first node the next pattern element matches, so `f($$$, $X)`
+ * misses `f(a, b, c)` (`$X` takes `a`); such a `$$$` becomes zero to six `$_` wildcards instead.
+ */
+function fixedArityVariants(text: string, budget = MAX_ARITY_FORMS): string[] {
+  const match = ELLIPSIS_BEFORE_METAVARIABLE.exec(text)
+  // Past the budget, the remaining `$$$` keep ast-grep's reading.
+  if (!match || budget < MAX_FILLERS + 1) return [text]
+  const before = text.slice(0, match.index)
+  const after = text.slice(match.index + match[0].length)
+  const inner = Math.floor(budget / (MAX_FILLERS + 1))
+  return Array.from({ length: MAX_FILLERS + 1 }, (_, count) => `${before}${'$_, '.repeat(count)}${after}`).flatMap((variant) => fixedArityVariants(variant, inner))
+}
+
+/**
+ * Forms of a pattern Semgrep treats as the same code: Java's `for (...)` is also a for-each loop,
+ * a decorated class may be exported, a TypeScript function may declare its return type.
+ * (Quotes, keyword order, import aliases and `...` are handled where they are translated.)
+ */
+export function equivalentForms(pattern: string, language: string): string[] {
+  const forms = [pattern]
+  const anyFor = /\bfor\s*\(\s*\.\.\.\s*\)/g
+  if (language === 'java' && anyFor.test(pattern)) {
+    forms.push(pattern.replace(anyFor, 'for ($_ $_ : $_)'))
+    forms.push(pattern.replace(anyFor, `for ($...${GENERATED_PREFIX}INIT; $...${GENERATED_PREFIX}CONDITION; $...${GENERATED_PREFIX}UPDATE)`))
+  }
+  // A decorated class is written `@D() export class C`; the pattern `@D()\nclass C` means it too.
+  const decoratedClass = /^((?:\s*@[\s\S]*?\n)+)(\s*)(class\b)/
+  if ((language === 'typescript' || language === 'tsx' || language === 'javascript') && decoratedClass.test(pattern)) {
+    forms.push(pattern.replace(decoratedClass, '$1$2export $3'))
+  }
+  // TypeScript functions may declare their return type where the pattern does not.
+  const untypedFunction = /(\bfunction\b[^(){}]*\([^(){}]*\))(\s*\{)/g
+  if ((language === 'typescript' || language === 'tsx') && untypedFunction.test(pattern)) {
+    forms.push(...forms.map((form) => form.replace(untypedFunction, '$1: $$_$2')))
+  }
+  return forms
 }
 
 /** The text, and the text without each combination of its trailing `, $$$` list elements. */
