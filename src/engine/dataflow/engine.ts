@@ -9,6 +9,7 @@ import { DEFAULT_SINK_SCOPES, sinkKindBit } from './kinds.ts'
 import type { SinkKind } from './kinds.ts'
 import type { FileUnit, Program } from './program.ts'
 import type { SinkSpec } from './spec.ts'
+import type { TaintOverlay } from './overlay.ts'
 import { FunctionRun } from './interpreter.ts'
 import { State } from './state.ts'
 import { CLEAN, deepFacts, readField, sanitizerFor, val, withField } from './values.ts'
@@ -87,6 +88,8 @@ export class Engine {
   constructor(
     readonly program: Program,
     private readonly signal?: AbortSignal,
+    /** a user taint rule's matches (overlay.ts): the analysis runs for that rule */
+    readonly overlay: TaintOverlay | null = null,
   ) {}
 
   /** Called often; throws once the caller aborted. */

@@ -48,6 +48,8 @@ import {
 } from './values.ts'
 import type { Fact, Step, Val } from './values.ts'
 import { WEAK_CHECK_NOTE, hostCheckSubject, weakCheckOf } from './weak-checks.ts'
+import { USER_SINK_KIND } from './overlay.ts'
+import type { OverlaySink, TaintOverlay, TextRange } from './overlay.ts'
 
 /** Every configuration mark (ConfigurationSpec), carried from configured objects to what they make. */
 const CONFIG_MARKS: readonly ConfigMark[] = ['hardened', 'resolving']
@@ -82,6 +84,8 @@ export class FunctionRun {
   private readonly viewCalls = new Map<Expr, View>()
   /** variables holding a view of other values (`u = urlparse(x)`): checks on them validate those */
   private readonly views = new Map<string, View>()
+  /** with a user taint rule: the last value of each evaluated range (a sink's arguments, a propagator's input) */
+  private readonly rangeValues = new Map<string, Val>()
 
   constructor(
     private readonly engine: Engine,
@@ -169,6 +173,8 @@ export class FunctionRun {
         const name = param.name ?? `#${position + 1}`
         value = join(value, this.sourceValue({ ...source, label: `${source.label ?? 'parameter'} ${name}` }, param.site, name))
       }
+      const userSource = this.userParamSource(param)
+      if (userSource) value = join(value, userSource)
       if (param.type) value = this.typed(value, param.type)
       // Spring injects `@Value("${key}")` parameters from the repository's configuration.
       const injected = param.decorators.includes('Value') ? springValue(this.engine.program, param.site.text) : null
@@ -281,6 +287,7 @@ export class FunctionRun {
     }
     if (stmt.op !== null && stmt.value) value = this.binaryValue(stmt.op.replace(/=$/, ''), this.readTarget(stmt.target, state), value)
     if (stmt.type) value = this.typed(value, stmt.type)
+    this.userAssignSink(stmt, value)
     this.assign(stmt.target, value, state, stmt.site)
     if (stmt.target.t === 'name') this.trackView(stmt.target.name, stmt.op === null ? stmt.value : null)
   }
@@ -608,6 +615,12 @@ export class FunctionRun {
   // --- expressions ------------------------------------------------------------------------
 
   eval(expr: Expr, state: State): Val {
+    const value = this.evalExpr(expr, state)
+    const overlay = this.engine.overlay
+    return overlay ? this.overlaid(overlay, expr, value, state) : value
+  }
+
+  private evalExpr(expr: Expr, state: State): Val {
     switch (expr.t) {
       case 'name':
         return passwordRead(this.lookup(expr.name, state), expr.name, expr.site)
@@ -642,6 +655,7 @@ export class FunctionRun {
           const truth = truthiness(operand)
           return truth === undefined ? CLEAN : constantVal(!truth)
         }
+        if (this.syntax.operators.passThrough?.includes(expr.op)) return operand
         // Arithmetic negation, typeof, bitwise not: numbers and type names, not the operand's text.
         if (operand.constant !== undefined && typeof operand.constant === 'number' && expr.op === '-') return constantVal(-operand.constant)
         return CLEAN
@@ -1359,6 +1373,76 @@ export class FunctionRun {
     return matched
   }
 
+  // --- user taint rules (overlay.ts) -----------------------------------------------------------
+
+  /**
+   * An expression's value as a user taint rule sees it: a source match taints it, a sanitizer
+   * match cleans it (and, by side effect, the l-values it names), a propagator match moves its
+   * input's data into its output l-value, and a sink match records what reaches it.
+   */
+  private overlaid(overlay: TaintOverlay, expr: Expr, value: Val, state: State): Val {
+    const { start, end } = expr.site
+    const entry = overlay.at(this.unit.path, start, end)
+    let result = value
+    if (entry) {
+      for (const source of entry.sources) {
+        const tainted = val({ facts: [sourceFact('rule', SOURCE_KIND_INFO.rule.scope, source.label, expr.site)] })
+        if (source.bySideEffect && isAccessPath(expr)) this.update(expr, state, (old) => join(old, tainted))
+        if (source.bySideEffect !== 'only') result = join(result, tainted)
+      }
+      for (const sanitizer of entry.sanitizers) {
+        const step: Step = { site: expr.site, note: `${sanitizer.label} (sanitizer of ${overlay.ruleId})` }
+        const clean = (old: Val) => cleaned(old, USER_MASK, step)
+        if (sanitizer.bySideEffect) for (const target of sideEffectTargets(expr)) this.update(target, state, clean)
+        if (sanitizer.bySideEffect !== 'only') result = clean(result)
+      }
+      for (const propagator of entry.propagators) {
+        const from = this.rangeValues.get(rangeKey(propagator.from))
+        const to = findExpr(expr, propagator.to)
+        if (!from || !isTainted(from) || !to || !isAccessPath(to)) continue
+        const moved = withStep(from, { site: expr.site, note: `${propagator.label} (propagates into ${pathOf(to) ?? 'its target'})` })
+        this.update(to, state, (old) => join(old, moved))
+      }
+      for (const sink of entry.sinks) this.userSink(overlay, sink, expr, result)
+    }
+    this.rangeValues.set(rangeKey(expr.site), result)
+    return result
+  }
+
+  /**
+   * A user sink: the matched expression itself when the match is exact (or focused on a
+   * metavariable), a matched call's arguments otherwise (`sink(...)`: what goes in, not what the
+   * call returns or the function it names).
+   */
+  private userSink(overlay: TaintOverlay, sink: OverlaySink, expr: Expr, value: Val): void {
+    const inputs = !sink.exact && expr.t === 'call' ? expr.args.flatMap((arg) => (arg.value.t === 'function' ? [] : [this.rangeValues.get(rangeKey(arg.value.site)) ?? CLEAN])) : [value]
+    const hit: SinkHit = { spec: overlay.sinkSpec, site: expr.site, callee: sink.label }
+    for (const input of inputs) for (const fact of deepFacts(input)) this.reach(fact, hit, null)
+  }
+
+  /** `x = ...` matched as a whole by a user sink (`$EL.innerHTML = $X`): the assigned value reaches it. */
+  private userAssignSink(stmt: Extract<Stmt, { t: 'assign' }>, value: Val): void {
+    const overlay = this.engine.overlay
+    const entry = overlay?.at(this.unit.path, stmt.site.start, stmt.site.end)
+    if (!overlay || !entry) return
+    for (const sink of entry.sinks) {
+      const hit: SinkHit = { spec: overlay.sinkSpec, site: stmt.site, callee: sink.label }
+      for (const fact of deepFacts(value)) this.reach(fact, hit, null)
+    }
+  }
+
+  /** A parameter matched by a user source (`def $F(..., $X, ...)` focused on `$X`). */
+  private userParamSource(param: Param): Val | null {
+    const overlay = this.engine.overlay
+    if (!overlay) return null
+    const sites = param.target.t === 'none' ? [param.site] : [param.site, param.target.site]
+    for (const site of sites) {
+      const source = overlay.at(this.unit.path, site.start, site.end)?.sources[0]
+      if (source) return val({ facts: [sourceFact('rule', SOURCE_KIND_INFO.rule.scope, source.label, site)] })
+    }
+    return null
+  }
+
   // --- guards -----------------------------------------------------------------------------
 
   /** The state on the branch where `test` has truth value `polarity`. */
@@ -1730,4 +1814,57 @@ function tableLookup(context: CallContext): Val | null {
   if (deepFacts(receiver).length > 0 || context.args.some(({ arg }) => arg.spread)) return null
   const fallback = context.args.filter(({ arg }) => arg.keyword === null)[1]?.value ?? CLEAN
   return join(readAny(receiver), fallback)
+}
+
+/** The bit user taint is cleaned on (overlay.ts). */
+const USER_MASK = sinkKindBit(USER_SINK_KIND)
+
+function rangeKey(range: TextRange): string {
+  return `${range.start}:${range.end}`
+}
+
+/** The l-values a by-side-effect sanitizer cleans: the matched l-value, or a matched call's l-value arguments. */
+function sideEffectTargets(expr: Expr): Expr[] {
+  if (isAccessPath(expr)) return [expr]
+  if (expr.t === 'call') return expr.args.map((arg) => arg.value).filter(isAccessPath)
+  return []
+}
+
+/** The sub-expression of `expr` (or `expr` itself) spanning exactly `range`. */
+function findExpr(expr: Expr, range: TextRange, depth = 0): Expr | null {
+  if (expr.site.start === range.start && expr.site.end === range.end) return expr
+  if (depth > 24 || range.start < expr.site.start || range.end > expr.site.end) return null
+  for (const child of childExprs(expr)) {
+    const found = findExpr(child, range, depth + 1)
+    if (found) return found
+  }
+  return null
+}
+
+function childExprs(expr: Expr): readonly Expr[] {
+  switch (expr.t) {
+    case 'member':
+      return [expr.object]
+    case 'index':
+      return [expr.object, expr.index]
+    case 'call':
+      return [expr.callee, ...expr.args.map((arg) => arg.value)]
+    case 'binary':
+      return [expr.left, expr.right]
+    case 'unary':
+      return [expr.operand]
+    case 'conditional':
+      return [expr.test, expr.then, expr.else]
+    case 'list':
+      return expr.elements
+    case 'dict':
+      return expr.entries.map((entry) => entry.value)
+    case 'template':
+    case 'other':
+      return expr.parts
+    case 'assign':
+      return [expr.value]
+    default:
+      return []
+  }
 }

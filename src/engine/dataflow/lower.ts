@@ -252,7 +252,9 @@ export class Lowerer {
   }
 
   private forStmt(node: SgNode, rule: RuleOf<'for'>): Stmt {
-    const test = this.locate(node, rule.test)
+    const clause = rule.each ? this.locate(node, rule.each.clause) : null
+    if (clause && rule.each) return this.foreachStmt(node, { as: 'foreach', target: rule.each.target, iterable: rule.each.iterable, body: rule.body }, clause)
+    const test = this.locate(node, rule.test) ?? this.locate(node, rule.testOr)
     const init = this.locate(node, rule.init)
     const update = this.locate(node, rule.update)
     return {
@@ -267,10 +269,11 @@ export class Lowerer {
     }
   }
 
-  private foreachStmt(node: SgNode, rule: RuleOf<'foreach'>): Stmt {
-    const target = this.locate(node, rule.target)
-    const iterable = this.locate(node, rule.iterable)
-    const type = this.locate(node, rule.type)
+  /** `clause`: the node holding the target and the iterable, when it is not the loop itself (Go's range clause) */
+  private foreachStmt(node: SgNode, rule: RuleOf<'foreach'>, clause: SgNode = node): Stmt {
+    const target = this.locate(clause, rule.target)
+    const iterable = this.locate(clause, rule.iterable)
+    const type = this.locate(clause, rule.type)
     return {
       t: 'loop',
       test: null,
@@ -322,7 +325,7 @@ export class Lowerer {
   private caseLabels(branch: SgNode, rule: RuleOf<'case'>): Array<Expr | null> {
     const test = this.locate(branch, rule.test)
     if (!test) return [null]
-    if (this.rule(test) !== undefined) return [this.expr(test)]
+    if (this.rule(test) !== undefined && this.rule(test)?.as !== 'sequence') return [this.expr(test)]
     const values = this.named(test).flatMap((child) => (rule.alternatives?.includes(kindOf(child)) ? this.named(child) : [child]))
     return values.length === 0 ? [null] : values.map((child) => this.expr(child))
   }
@@ -502,6 +505,11 @@ export class Lowerer {
         if (!test || !then || !otherwise) return this.other(node, this.named(node).map((child) => this.expr(child)))
         return { t: 'conditional', test: this.expr(test), then: this.expr(then), else: this.expr(otherwise), site: this.site(node) }
       }
+      case 'sequence': {
+        const elements = this.named(node)
+        if (elements.length === 1 && elements[0]) return this.expr(elements[0])
+        return { t: 'list', elements: elements.map((child) => this.expr(child)), site: this.site(node) }
+      }
       case 'list':
       case 'tuple-pattern':
         return { t: 'list', elements: this.named(node).map((child) => this.expr(child)), site: this.site(node) }
@@ -672,6 +680,11 @@ export class Lowerer {
         if (expr.t === 'member') return { t: 'member', object: expr.object, property: expr.property, site }
         if (expr.t === 'index') return { t: 'index', object: expr.object, index: expr.index, site }
         return { t: 'none' }
+      }
+      case 'sequence': {
+        const elements = this.named(node)
+        if (elements.length === 1 && elements[0]) return this.target(elements[0])
+        return { t: 'pattern', items: elements.map((child, index) => this.patternItem(child, index)), site }
       }
       case 'list':
       case 'tuple-pattern':

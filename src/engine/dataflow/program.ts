@@ -6,7 +6,7 @@
 import { parse } from '@ast-grep/napi'
 import type { SgNode } from '@ast-grep/napi'
 import { languageFromPath, napiLanguage } from '../languages.ts'
-import type { CodeLanguage } from '../languages.ts'
+import type { CodeLanguage, FileLanguage } from '../languages.ts'
 import type { ImportBinding, ImportDecl, Stmt } from './ir.ts'
 import { Lowerer } from './lower.ts'
 import { catalogFor } from './catalog.ts'
@@ -164,7 +164,11 @@ export class Program {
   /** set before the first unit is made (index.ts) */
   manifests: DependencyManifests | null = null
 
-  constructor(files: readonly FileInput[]) {
+  constructor(
+    files: readonly FileInput[],
+    /** the spec of each file language: the built-in ones, or bare ones for a user taint rule (languages/bare.ts) */
+    private readonly specOf: (language: FileLanguage) => LanguageSpec | null = specFor,
+  ) {
     for (const file of files) {
       this.inputs.set(file.path, file)
       const base = file.path.slice(file.path.lastIndexOf('/') + 1)
@@ -188,7 +192,7 @@ export class Program {
     if (known !== undefined) return known
     const input = this.inputs.get(path)
     const language = input ? languageFromPath(path) : null
-    const spec = language ? specFor(language) : null
+    const spec = language ? this.specOf(language) : null
     const unit = input && spec && language ? new FileUnit(path, language as CodeLanguage, spec, input.text) : null
     if (unit) unit.onParse = (parsed) => this.trackParsed(parsed)
     if (unit) unit.manifests = this.manifests
@@ -228,6 +232,9 @@ export class Program {
         break
       case 'java':
         result = this.resolveJava(module)
+        break
+      case 'none':
+        result = null
         break
     }
     this.resolved.set(key, result)

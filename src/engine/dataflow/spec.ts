@@ -40,6 +40,8 @@ export type NodeRule =
   | { readonly as: 'unary'; readonly operand: Locator; readonly operator?: Locator }
   | { readonly as: 'conditional'; readonly test: Locator; readonly then: Locator; readonly else: Locator }
   | { readonly as: 'list' }
+  /** a comma list that is its one element when it has one (Go's `expression_list`): a list value, a tuple target */
+  | { readonly as: 'sequence' }
   | { readonly as: 'dict' }
   | { readonly as: 'pair'; readonly key: Locator; readonly value: Locator }
   /** `{ b }` in an object literal: key and value are the same name */
@@ -70,7 +72,17 @@ export type NodeRule =
   | { readonly as: 'else'; readonly body?: Locator }
   | { readonly as: 'while'; readonly test: Locator; readonly body: Locator }
   | { readonly as: 'do'; readonly test: Locator; readonly body: Locator }
-  | { readonly as: 'for'; readonly init?: Locator; readonly test?: Locator; readonly update?: Locator; readonly body: Locator }
+  | {
+      readonly as: 'for'
+      readonly init?: Locator
+      readonly test?: Locator
+      /** where the test is when `test` finds none (Go: `for i < n {}` beside `for i := 0; i < n; i++ {}`) */
+      readonly testOr?: Locator
+      readonly update?: Locator
+      readonly body: Locator
+      /** one loop kind for both forms (Go): when this clause is present the loop is a for-each over it */
+      readonly each?: { readonly clause: Locator; readonly target: Locator; readonly iterable: Locator }
+    }
   | { readonly as: 'foreach'; readonly target: Locator; readonly iterable: Locator; readonly body: Locator; readonly type?: Locator }
   | { readonly as: 'return'; readonly value?: Locator }
   | { readonly as: 'throw' }
@@ -150,7 +162,8 @@ export interface SyntaxSpec {
   readonly commonJsExports?: boolean
   /** Python: every top-level name can be imported (no export list) */
   readonly operators: OperatorSpec
-  readonly moduleResolution: 'python' | 'node' | 'java'
+  /** `none`: imports name library packages only (Go: files of one package share names, not followed yet) */
+  readonly moduleResolution: 'python' | 'node' | 'java' | 'none'
 }
 
 /** Operator spellings the engine gives meaning to (constant folding, guards). */
@@ -164,6 +177,8 @@ export interface OperatorSpec {
   readonly negatedMembership?: readonly string[]
   /** operators whose result is a boolean or number, never carrying the operands' data */
   readonly clean: readonly string[]
+  /** unary operators whose value is their operand's (Go `&x`, `*p`, `<-ch`) */
+  readonly passThrough?: readonly string[]
   /** `x ?? y` style: the value is one of the operands */
   readonly coalesce?: readonly string[]
   /** operators that join paths (`Path(root) / name`): the result is of the left operand's type */
