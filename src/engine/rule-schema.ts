@@ -40,7 +40,8 @@ export function owaspProblem(value: string): string | null {
   return null
 }
 
-const RULE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9][A-Za-z0-9_-]*)*$/
+/** A rule id: dot-separated words (Semgrep rules' ids are checked against it too). */
+export const RULE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9][A-Za-z0-9_-]*)*$/
 const CWE = /^CWE-[1-9]\d*$/
 
 const severityWords = [...SEVERITIES, ...Object.keys(AST_GREP_SEVERITIES)] as string[]

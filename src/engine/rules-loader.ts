@@ -2,6 +2,8 @@
  * Loads rule documents from YAML text (built-in rule files and user rulesets), validates each
  * one (metadata with zod, the ast-grep rule by compiling it for every language it targets) and
  * reports problems by rule id and line, so a rule author can find the faulty field at once.
+ * A text may instead be a Semgrep rule file (a top-level `rules:` list), told apart by that
+ * shape and compiled by semgrep/parse.ts under the same limits.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
@@ -16,6 +18,7 @@ import type { CodeLanguage } from './languages.ts'
 import { DEFAULT_USER_RULE_SEVERITY, normalizeSeverity, ruleDocumentSchema, titleFromMessage, userRuleDefaults, userRuleDocumentSchema, type ParsedRuleDocument } from './rule-schema.ts'
 import { DEFAULT_RULE_LIMITS, MAX_YAML_ALIAS_COUNT, ruleValueProblem, tokenizeRuleText } from './rule-limits.ts'
 import type { RuleLimits } from './rule-limits.ts'
+import { compileSemgrepDocument, isSemgrepDocument } from './semgrep/parse.ts'
 
 export interface RuleProblem {
   ruleId: string | null
@@ -87,6 +90,7 @@ export function parseRulesTextLeniently(
   const problems: RuleProblem[] = []
   const rules: RuleDocument[] = []
   const firstLineById = new Map<string, number>()
+  let textFormat: { format: 'semgrep' | 'parapet'; line: number } | undefined
   const report = (ruleId: string | null, line: number, message: string) =>
     problems.push(source === undefined ? { ruleId, line, message } : { ruleId, line, message, source })
 
@@ -121,6 +125,34 @@ export function parseRulesTextLeniently(
     const shape = ruleValueProblem(data, limits)
     if (shape) {
       report(ruleId, pathLine(doc, shape.path, lineOf) ?? start, shape.message)
+      continue
+    }
+
+    // One text is one format: a Semgrep rule file, or Parapet's rule documents.
+    const format = isSemgrepDocument(data) ? 'semgrep' : 'parapet'
+    textFormat ??= { format, line: start }
+    if (format !== textFormat.format) {
+      const first = textFormat.format === 'semgrep' ? 'a Semgrep rule file' : "Parapet's rule format"
+      const other = format === 'semgrep' ? 'a Semgrep rule file' : "Parapet's rule format"
+      report(ruleId, start, `this document is ${other}, but the text is ${first} (line ${textFormat.line}); put each format in a text of its own`)
+      continue
+    }
+    if (format === 'semgrep') {
+      const compiled = compileSemgrepDocument(doc, lineOf, limits)
+      for (const problem of compiled.problems) report(problem.ruleId, problem.line, problem.message)
+      for (const semgrepRule of compiled.rules) {
+        // the documents of one Semgrep rule (one per language) share its id
+        const previous = firstLineById.get(semgrepRule.id)
+        if (previous !== undefined) {
+          report(semgrepRule.id, semgrepRule.line, `duplicate rule id (first defined at line ${previous})`)
+          continue
+        }
+        firstLineById.set(semgrepRule.id, semgrepRule.line)
+        for (const rule of semgrepRule.documents) {
+          origins.set(rule, { source: source ?? null, line: semgrepRule.line })
+          rules.push(rule)
+        }
+      }
       continue
     }
 

@@ -10,6 +10,7 @@
  * - Fingerprint: identity of a finding across scans; built from rule id, path, normalized
  *   matched text and occurrence index, never from the line number.
  */
+import type { SemgrepRule } from './semgrep/types.ts'
 
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const
 export type Severity = (typeof SEVERITIES)[number]
@@ -84,6 +85,8 @@ export interface RuleDocument {
   /** null for a user rule that gives none */
   remediation: string | null
   tags?: string[]
+  /** A rule written in Semgrep's format, compiled (src/engine/semgrep/parse.ts); `rule` is then empty. */
+  semgrep?: SemgrepRule
 }
 
 /** A finding as the engine reports it; field names follow the server's camelCase model. */
