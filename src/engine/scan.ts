@@ -22,12 +22,14 @@ import { DEFAULT_IGNORED_DIRS, DEFAULT_MAX_FILE_BYTES, classifyContent, classify
 import type { SkipReason } from './file-selection.ts'
 import { FileAnalysis, createAnalyzers } from './file-analysis.ts'
 import type { FileAnalysisResult, LogEvent, LogLevel } from './file-analysis.ts'
-import type { FileLanguage } from './languages.ts'
+import type { CodeLanguage, FileLanguage } from './languages.ts'
 import { formatRuleProblem, loadBuiltinRulesLeniently } from './rules-loader.ts'
 import { emptySastMetrics } from './sast.ts'
 import type { SastMetrics } from './sast.ts'
 import { loadSecretsDetector, type SecretsDetector } from './secrets-bridge.ts'
 import { walkDirectory } from './walk.ts'
+import { analyzeTaintRules, isTaintRule, taintFileLanguages } from './semgrep/taint.ts'
+import type { TaintRulesResult } from './semgrep/taint.ts'
 import { AnalysisCrashError, AnalysisPool, AnalysisTimeoutError } from './worker-pool.ts'
 
 export type { LogEvent, LogLevel } from './file-analysis.ts'
@@ -118,6 +120,10 @@ interface Preparation {
   detector: SecretsDetector | null
   /** the data-flow analyzer runs over the whole repository once every file was read */
   dataflow: boolean
+  /** user taint rules (Semgrep `mode: taint`): they run with `sast`, over the whole repository at the end */
+  taintRules: RuleDocument[]
+  /** file languages the taint rules follow data in */
+  taintLanguages: ReadonlySet<CodeLanguage>
 }
 
 class ScanSession {
@@ -125,6 +131,9 @@ class ScanSession {
   private readonly findings: Finding[] = []
   /** texts kept for the data-flow analyzer (files of a language it has a spec for) */
   private readonly dataflowFiles: { path: string; text: string }[] = []
+  /** texts kept for the user taint rules (files of their languages) */
+  private readonly taintFiles: { path: string; text: string }[] = []
+  private taint: TaintRulesResult | null = null
   private handled = 0
   private readonly started = performance.now()
   private executor: Executor | null = null
@@ -231,6 +240,8 @@ class ScanSession {
     if (typeof content === 'number' || size > maxBytes) return this.skip(file.path, 'too-large', `${size} bytes`)
     const decision = classifyContent(content, pathDecision)
     if ('skip' in decision) return this.skip(file.path, decision.skip)
+    const forTaint = (this.preparation.taintLanguages as ReadonlySet<string>).has(decision.language)
+    if (forTaint) this.taintFiles.push({ path: file.path, text: decision.text })
     const forDataflow = this.preparation.dataflow && supportsDataFlow(file.path)
     if (forDataflow) this.dataflowFiles.push({ path: file.path, text: decision.text })
     // The repository's own configuration, read by the data-flow analysis (crypto.ts).
@@ -238,7 +249,7 @@ class ScanSession {
     // Its dependency manifests: a sink can depend on a library's version (manifests.ts).
     else if (this.preparation.dataflow && isDependencyManifest(file.path)) this.dataflowFiles.push({ path: file.path, text: decision.text })
     if (!this.preparation.analysis.accepts(decision.language)) {
-      if (forDataflow) {
+      if (forDataflow || forTaint) {
         this.stats.filesScanned++
         this.advance()
         return
@@ -275,7 +286,8 @@ class ScanSession {
   report(): ScanReport {
     const dataflow = this.dataflow
     // a sink found by a pattern rule and by the data-flow analyzer is reported once, as the data-flow finding
-    const merged = dataflow ? mergeWithPatternFindings(withoutCleanSinkFindings(this.findings, dataflow.cleanSinks ?? []), dataflow.findings) : this.findings
+    const fileFindings = this.taint ? [...this.findings, ...this.taint.findings] : this.findings
+    const merged = dataflow ? mergeWithPatternFindings(withoutCleanSinkFindings(fileFindings, dataflow.cleanSinks ?? []), dataflow.findings) : fileFindings
     const findings = [...merged].sort(
       (a, b) =>
         compareText(a.filePath, b.filePath) || a.lineNumber - b.lineNumber || a.columnStart - b.columnStart || compareText(a.ruleId, b.ruleId),
@@ -285,7 +297,7 @@ class ScanSession {
       stats: this.stats,
       rulesRun: this.preparation.rulesRun,
       durationMs: Math.round(performance.now() - this.started),
-      dataFlows: dataflow?.traces ?? [],
+      dataFlows: [...(dataflow?.traces ?? []), ...(this.taint?.traces ?? [])],
     }
     this.log('info', `scan complete: ${report.stats.filesScanned} files, ${report.findings.length} findings`, {
       filesScanned: report.stats.filesScanned,
@@ -299,6 +311,7 @@ class ScanSession {
 
   /** The repository-wide analyses, once every file was analyzed (the workers are still up). */
   async analyzeRepository(): Promise<void> {
+    await this.analyzeTaintRules()
     if (!this.preparation.dataflow) return
     this.log('info', `data-flow analysis of ${this.dataflowFiles.length} files`)
     const started = performance.now()
@@ -315,6 +328,18 @@ class ScanSession {
       durationMs: Math.round(performance.now() - started),
     })
     this.dataflow = result
+  }
+
+  /** The user taint rules, each one data-flow analysis over the files of its languages. */
+  private async analyzeTaintRules(): Promise<void> {
+    const rules = this.preparation.taintRules
+    if (rules.length === 0) return
+    this.log('info', `taint rules: ${rules.length} over ${this.taintFiles.length} files`)
+    const result = await analyzeTaintRules(this.taintFiles, rules, { ...(this.options.signal ? { signal: this.options.signal } : {}), secrets: this.preparation.detector })
+    this.options.signal?.throwIfAborted()
+    for (const failure of result.errors) this.log('error', `rule ${failure.ruleId} failed on ${failure.path}: ${failure.message}`, { ruleId: failure.ruleId, path: failure.path })
+    this.stats.suppressed += result.suppressed
+    this.taint = result
   }
 
   /**
@@ -394,7 +419,18 @@ async function prepare(options: ScanOptions): Promise<Preparation> {
   const running = set.analyzers.map((analyzer) => analyzer.name)
   log('info', `rules loaded: ${set.rulesRun} rules, analyzers ${running.join(', ') || 'none'}`, { rules: set.rulesRun, analyzers: running })
   const dataflow = names.includes('dataflow')
-  return { names: dataflow ? [...running, 'dataflow'] : running, rules, analysis: new FileAnalysis(set.analyzers, detector), rulesRun: set.rulesRun, metrics, detector, dataflow }
+  const taintRules = names.includes('sast') ? rules.filter(isTaintRule) : []
+  return {
+    names: dataflow ? [...running, 'dataflow'] : running,
+    rules,
+    analysis: new FileAnalysis(set.analyzers, detector),
+    rulesRun: set.rulesRun,
+    metrics,
+    detector,
+    dataflow,
+    taintRules,
+    taintLanguages: taintFileLanguages(taintRules),
+  }
 }
 
 /** Runs `work` over items produced by `next`, at most `parallelism` at a time, in order of start. */
