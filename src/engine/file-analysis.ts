@@ -10,6 +10,7 @@ import type { FileLanguage } from './languages.ts'
 import { SastAnalyzer, emptySastMetrics } from './sast.ts'
 import type { SastMetrics } from './sast.ts'
 import { SecretsAnalyzer } from './secrets-analyzer.ts'
+import { isTaintRule } from './semgrep/taint.ts'
 import type { SecretsDetector } from './secrets-bridge.ts'
 import { SourceFile } from './source-file.ts'
 import { SuppressionIndex, mayContainSuppressions } from './suppression.ts'
@@ -47,9 +48,12 @@ export function createAnalyzers(
   const set: AnalyzerSet = { analyzers: [], rulesRun: 0, unavailable: [] }
   for (const name of names) {
     if (name === 'sast') {
-      const sast = new SastAnalyzer(rules, { metrics, ...(onRuleError ? { onRuleError } : {}) })
+      // Taint rules follow data across functions and files: the scan runs them over the whole
+      // repository at the end (semgrep/taint.ts), not file by file.
+      const taintRules = rules.filter(isTaintRule)
+      const sast = new SastAnalyzer(taintRules.length === 0 ? rules : rules.filter((rule) => !isTaintRule(rule)), { metrics, ...(onRuleError ? { onRuleError } : {}) })
       set.analyzers.push(sast)
-      set.rulesRun += sast.ruleCount
+      set.rulesRun += sast.ruleCount + new Set(taintRules.map((rule) => rule.id)).size
     } else if (name === 'secrets' && detector) {
       const secrets = new SecretsAnalyzer(detector.ruleCount)
       set.analyzers.push(secrets)

@@ -12,10 +12,13 @@ import { parseRulesText } from '../../src/engine/rules-loader.ts'
 
 async function scan(rulesText: string, files: Record<string, string>): Promise<ScanReport> {
   const rules = parseRulesText(rulesText)
-  return scanSources(
+  const problems: string[] = []
+  const report = await scanSources(
     Object.entries(files).map(([path, text]) => ({ path, content: Buffer.from(text) })),
-    { analyzers: ['sast'], builtinRules: false, extraRules: rules, workers: 0 },
+    { analyzers: ['sast'], builtinRules: false, extraRules: rules, workers: 0, onLog: (event) => (event.level === 'error' || event.level === 'warning' ? problems.push(event.message) : undefined) },
   )
+  expect(problems).toEqual([])
+  return report
 }
 
 /** `path:line` of every line a `ruleid: <id>` comment stands above. */
@@ -409,5 +412,33 @@ func Ping(w http.ResponseWriter, r *http.Request) {
 
   it('follows data through assignments, formatting, loops, branches and helpers', async () => {
     await expectAnnotated(rule, files, 'go-injection')
+  })
+
+  it('follows calls into another file of the same package', async () => {
+    const packageFiles = {
+      'handlers/reports.go': `package handlers
+
+import (
+	"net/http"
+)
+
+func Report(w http.ResponseWriter, r *http.Request) {
+	kind := r.URL.Query().Get("kind")
+	render(kind)
+	render("daily")
+}
+`,
+      'handlers/render.go': `package handlers
+
+import "os/exec"
+
+func render(kind string) {
+	// ruleid: go-injection
+	exec.Command("report", "--kind", kind).Run()
+}
+`,
+    }
+    const report = await expectAnnotated(rule, packageFiles, 'go-injection')
+    expect(report.findings[0]?.dataFlow?.source).toMatchObject({ filePath: 'handlers/reports.go', lineNumber: 8 })
   })
 })

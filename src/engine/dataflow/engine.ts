@@ -12,6 +12,7 @@ import type { SinkSpec } from './spec.ts'
 import type { TaintOverlay } from './overlay.ts'
 import { FunctionRun } from './interpreter.ts'
 import { State } from './state.ts'
+import { parentDir } from '../repo-paths.ts'
 import { CLEAN, deepFacts, readField, sanitizerFor, val, withField } from './values.ts'
 import type { Fact, Step, Val } from './values.ts'
 
@@ -200,6 +201,26 @@ export class Engine {
     const target = this.program.resolveModule(unit, specifier)
     if (!target) return val({ qname: specifier })
     return this.exported(target, 'default') ?? val({ ref: { t: 'module', path: target }, qname: specifier })
+  }
+
+  private readonly packageValues = new Map<string, Val | null>()
+
+  /** Go: a top-level name declared by another file of the same folder (package), or null. */
+  packageValue(unit: FileUnit, name: string): Val | null {
+    const folder = parentDir(unit.path)
+    const key = `${folder}\u0000${name}`
+    const known = this.packageValues.get(key)
+    if (known !== undefined) return known
+    this.packageValues.set(key, null)
+    let found: Val | null = null
+    for (const path of this.program.pathsIn(folder)) {
+      const other = path === unit.path ? null : this.program.unit(path)
+      if (!other || other.spec !== unit.spec || !other.text.includes(name)) continue
+      found = this.moduleState(other).vars.get(name) ?? null
+      if (found) break
+    }
+    this.packageValues.set(key, found)
+    return found
   }
 
   /** A class named in `unit` (declared, imported, or found by Java's rules), or null. */

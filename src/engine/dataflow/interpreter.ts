@@ -513,6 +513,10 @@ export class FunctionRun {
     }
     const imported = this.unit.importBinding(name)
     if (imported) return this.engine.importValue(this.unit, imported.decl, imported.binding)
+    if (this.syntax.packageScope) {
+      const shared = this.engine.packageValue(this.unit, name)
+      if (shared) return shared
+    }
     if (this.syntax.moduleResolution === 'java') {
       const cls = this.engine.classByName(this.unit, name)
       if (cls) return val({ ref: { t: 'class', cls }, qname: name })

@@ -182,6 +182,20 @@ export class Program {
     return [...this.inputs.keys()]
   }
 
+  private byFolder: Map<string, string[]> | undefined
+
+  /** The files directly in a folder. */
+  pathsIn(folder: string): readonly string[] {
+    if (!this.byFolder) {
+      this.byFolder = new Map()
+      for (const path of this.inputs.keys()) {
+        const dir = parentDir(path)
+        this.byFolder.set(dir, [...(this.byFolder.get(dir) ?? []), path])
+      }
+    }
+    return this.byFolder.get(folder) ?? []
+  }
+
   has(path: string): boolean {
     return this.inputs.has(path)
   }

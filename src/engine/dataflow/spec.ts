@@ -158,11 +158,13 @@ export interface SyntaxSpec {
   readonly scalarTypes?: readonly string[]
   /** names of constructors (`__init__`, `constructor`); Java: a method named like its class */
   readonly constructorNames?: readonly string[]
+  /** Go: the top-level names of every file in the same folder (one package) are visible without an import */
+  readonly packageScope?: boolean
   /** JS: `module.exports` / `exports` objects exist in every module */
   readonly commonJsExports?: boolean
   /** Python: every top-level name can be imported (no export list) */
   readonly operators: OperatorSpec
-  /** `none`: imports name library packages only (Go: files of one package share names, not followed yet) */
+  /** `none`: imports are not resolved to files (Go: other packages are not followed; see packageScope) */
   readonly moduleResolution: 'python' | 'node' | 'java' | 'none'
 }
 

@@ -3,7 +3,8 @@
  * methods, calls and selectors, `:=` / `=` / `var` with several names and values, if / for /
  * range / switch, returns of several values, composite literals, closures). Its security catalog
  * is empty: Go is analyzed only for user taint rules (languages/bare.ts), whose sources and sinks
- * are the rule's own; the built-in data-flow analyzer does not read Go.
+ * are the rule's own; the built-in data-flow analyzer does not read Go. The files of a folder
+ * are one package: their top-level functions are called across files without an import.
  */
 import type { LanguageSpec, NodeRule } from '../spec.ts'
 
@@ -19,7 +20,7 @@ const nodes: Record<string, NodeRule> = {
   statement_list: { as: 'block' },
   comment: { as: 'ignore' },
   package_clause: { as: 'ignore' },
-  // Imports name library packages; a package's files are not resolved to each other yet.
+  // Imports name other packages, not followed; the files of one package share their names (packageScope).
   import_declaration: { as: 'ignore' },
   type_declaration: { as: 'ignore' },
   inc_statement: { as: 'ignore' },
@@ -106,6 +107,7 @@ export const GO_SPEC: LanguageSpec = {
       // `&x`, `*p` and `<-ch` are the operand's data (a pointer to it, what it points to, what was sent)
       passThrough: ['&', '*', '<-'],
     },
+    packageScope: true,
     moduleResolution: 'none',
   },
   sources: [],
