@@ -224,6 +224,32 @@ rules:
   })
 })
 
+describe('Semgrep taint rules: paths', () => {
+  it('runs a rule only on the files its paths include and do not exclude', async () => {
+    const rule = `
+rules:
+  - id: py-eval
+    mode: taint
+    languages: [python]
+    severity: ERROR
+    message: Input reaches eval
+    paths:
+      include: [app/]
+      exclude: ["*_test.py"]
+    pattern-sources:
+      - pattern: input()
+    pattern-sinks:
+      - pattern: eval(...)
+`
+    const code = `def calc():
+    # ruleid: py-eval
+    eval(input())
+`
+    const report = await scan(rule, { 'app/calc.py': code, 'app/calc_test.py': code, 'scripts/calc.py': code })
+    expect(reported(report, 'py-eval')).toEqual(['app/calc.py:3'])
+  })
+})
+
 describe('Semgrep taint rules: JavaScript and TypeScript', () => {
   const rule = `
 rules:
@@ -266,6 +292,19 @@ export function calc(req, res) {
   // ruleid: js-command-injection
   res.send(String(eval(expr)))
 }
+`,
+    'src/server.js': `const express = require('express')
+const { exec } = require('child_process')
+const app = express()
+
+app.get('/ping', (req, res) => {
+  const host = req.query.host
+  // ruleid: js-command-injection
+  exec('ping -c 1 ' + host, (error, output) => res.send(output))
+  const fixed = 'localhost'
+  // ok: js-command-injection
+  exec('ping -c 1 ' + fixed)
+})
 `,
     'src/reports.js': `const { exec } = require('child_process')
 
