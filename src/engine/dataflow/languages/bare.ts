@@ -1,7 +1,6 @@
 /**
  * Language specs for user taint rules: each built-in language's syntax and library semantics
- * (collections, string formatting, calls that never return, calls whose result carries no
- * data), without its security catalog. A user rule's own sources, sinks, sanitizers and
+ * (collections, string formatting, calls that never return), without its security catalog. A user rule's own sources, sinks, sanitizers and
  * propagators (overlay.ts) are the only ones; the built-in catalog would add findings and
  * sanitizers the rule never asked for. Go has a spec only here: its built-in catalog is empty.
  */
@@ -13,7 +12,7 @@ import { JAVASCRIPT_SPEC } from './javascript.ts'
 import { PYTHON_SPEC } from './python.ts'
 
 function bare(spec: LanguageSpec): LanguageSpec {
-  const { noReturn, cleanCalls, collectionWrites, collectionReads, opaqueCallbacks, mappers, formatters } = spec.semantics
+  const { noReturn, collectionWrites, collectionReads, opaqueCallbacks, mappers, formatters } = spec.semantics
   return {
     name: spec.name,
     languages: spec.languages,
@@ -25,7 +24,10 @@ function bare(spec: LanguageSpec): LanguageSpec {
     guards: [],
     rejections: [],
     // Parsed URL views, escaping templates and parser configuration only serve built-in sink kinds.
-    semantics: { noReturn, cleanCalls, collectionWrites, collectionReads, opaqueCallbacks, mappers, formatters },
+    // Calls whose result the built-in catalog deems clean (`len()`, `isinstance()`, `redirect()`)
+    // carry their arguments' data here, as Semgrep assumes (`taint_assume_safe_functions: false`):
+    // a rule's sink or sanitizer decides, not our catalog.
+    semantics: { noReturn, collectionWrites, collectionReads, opaqueCallbacks, mappers, formatters },
     sourceWords: [],
   }
 }

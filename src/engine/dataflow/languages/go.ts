@@ -116,7 +116,6 @@ export const GO_SPEC: LanguageSpec = {
   guards: [],
   semantics: {
     noReturn: ['panic', 'os.Exit', 'log.Fatal', 'log.Fatalf', 'log.Fatalln', 'log.Panic', 'log.Panicf'],
-    cleanCalls: ['len', 'cap'],
     formatters: [{ call: ['fmt.Sprintf', 'fmt.Errorf'], template: 0, placeholder: '%' }],
   },
   sourceWords: [],
