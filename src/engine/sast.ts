@@ -6,6 +6,10 @@
  *
  * ast-grep compiles a rule (patterns, regexes, utilities) on every call, which costs more than
  * matching it, so everything here is about calling it less often and with smaller configs.
+ *
+ * Rules written in Semgrep's format (search mode) run on the same tree through the Semgrep
+ * formula evaluator (semgrep/evaluate.ts); their taint-mode rules belong to the data-flow
+ * analysis and are not run here.
  */
 import { parse } from '@ast-grep/napi'
 import type { NapiConfig, SgNode } from '@ast-grep/napi'
@@ -23,13 +27,18 @@ import { withAsciiRegexes } from './ascii-regex.ts'
 import { buildFinding, fingerprintOf, normalizeMatchedText, occurrenceIndexes, quoteCode } from './findings.ts'
 import type { MatchSpan } from './findings.ts'
 import type { SourceFile } from './source-file.ts'
+import { evaluateFormula } from './semgrep/evaluate.ts'
+import { semgrepPathSelected } from './semgrep/paths.ts'
+import type { SemgrepBinding, SemgrepFormula, SemgrepRule } from './semgrep/types.ts'
 
 export const SAST_VERSION = '1.0'
 
 interface CompiledRule {
   doc: RuleDocument
   severity: Severity
-  config: NapiConfig
+  /** the ast-grep config; null for a Semgrep rule, which `formula` matches */
+  config: NapiConfig | null
+  formula: SemgrepFormula | null
   precondition: Precondition
   /** Whole-file regex filters that must all pass (checked after the words). */
   filters: RegexFilter[]
@@ -109,6 +118,10 @@ function referencedUtils(value: unknown, names: string[] = []): string[] {
 }
 
 function compile(doc: RuleDocument): CompiledRule {
+  if (doc.semgrep) {
+    // Semgrep rules have no ast-grep part to take preconditions from: they run on every file of their language.
+    return { doc, severity: doc.severity as Severity, config: null, formula: doc.semgrep.formula ?? null, precondition: [], filters: [] }
+  }
   const parts: RuleParts = {
     rule: doc.rule,
     ...(doc.utils ? { utils: doc.utils } : {}),
@@ -119,6 +132,7 @@ function compile(doc: RuleDocument): CompiledRule {
     doc,
     severity: doc.severity as Severity,
     config: matchConfig(doc),
+    formula: null,
     precondition: rulePrecondition(parts),
     filters: ruleRegexFilters(parts),
   }
@@ -157,7 +171,9 @@ export function patternRootKind(language: CodeLanguage, pattern: unknown): strin
 
 interface RawMatch {
   rule: CompiledRule
-  node: SgNode
+  /** the ast-grep match, or null for a Semgrep rule's match (its captures are in `bindings`) */
+  node: SgNode | null
+  bindings: Readonly<Record<string, SemgrepBinding>> | null
   span: MatchSpan
   startIndex: number
   endIndex: number
@@ -176,9 +192,11 @@ export class SastAnalyzer implements Analyzer {
   private readonly metrics: SastMetrics
   private readonly onRuleError: SastOptions['onRuleError']
 
-  constructor(rules: RuleDocument[], options: SastOptions = {}) {
+  constructor(allRules: RuleDocument[], options: SastOptions = {}) {
     this.metrics = options.metrics ?? emptySastMetrics()
     this.onRuleError = options.onRuleError
+    // Semgrep taint rules are run by the data-flow analysis (scan.ts), not file by file here.
+    const rules = allRules.filter((rule) => rule.semgrep?.mode !== 'taint')
     this.ruleCount = rules.length
     for (const language of CODE_LANGUAGES) {
       const applicable = ruleLanguagesFor(language)
@@ -213,6 +231,7 @@ export class SastAnalyzer implements Analyzer {
       const clauses = rules.map((rule) => rule.precondition.map((clause) => Int32Array.from(clause, (word) => words.idOf(word))))
       // Patterns are parsed with the file's grammar (JavaScript rules run on TypeScript trees).
       const kinds = rules.map((rule) => {
+        if (rule.formula) return null
         const precondition = ruleKindPrecondition(rule.doc.utils ? { rule: rule.doc.rule, utils: rule.doc.utils } : { rule: rule.doc.rule }, (pattern) =>
           patternRootKind(language, pattern),
         )
@@ -232,6 +251,8 @@ export class SastAnalyzer implements Analyzer {
     const probe = new TextProbe(file.text)
     const candidates: Array<{ rule: CompiledRule; kinds: Precondition | null }> = []
     rules.forEach((rule, index) => {
+      const semgrep: SemgrepRule | undefined = rule.doc.semgrep
+      if (semgrep && !semgrepPathSelected(semgrep.paths, file.path)) return
       if ((clauses[index] ?? []).every((clause) => clause.some((word) => present[word] === 1)) && probe.passes(rule.filters)) {
         candidates.push({ rule, kinds: kinds[index] ?? null })
       }
@@ -257,6 +278,10 @@ export class SastAnalyzer implements Analyzer {
         continue
       }
       this.metrics.ruleRuns++
+      if (rule.config === null) {
+        if (rule.formula) this.semgrepMatches(rule, rule.formula, root, file, matches, seenSpans)
+        continue
+      }
       let nodes: SgNode[]
       try {
         nodes = root.findAll(rule.config)
@@ -273,6 +298,7 @@ export class SastAnalyzer implements Analyzer {
         matches.push({
           rule,
           node,
+          bindings: null,
           span: { startLine: range.start.line, startColumn: range.start.column, endLine: range.end.line, endColumn: range.end.column },
           startIndex: range.start.index,
           endIndex: range.end.index,
@@ -283,6 +309,35 @@ export class SastAnalyzer implements Analyzer {
     return this.toFindings(file, matches)
   }
 
+  private semgrepMatches(rule: CompiledRule, formula: SemgrepFormula, root: SgNode, file: SourceFile, matches: RawMatch[], seenSpans: Set<string>): void {
+    let found
+    try {
+      found = evaluateFormula(root, file.text, file.language, formula)
+    } catch (error) {
+      this.metrics.ruleErrors++
+      this.onRuleError?.(rule.doc.id, file.path, error instanceof Error ? error.message : String(error))
+      return
+    }
+    if (found.length === 0) return
+    const position = positionsOf(file.text)
+    for (const match of found) {
+      const key = `${rule.doc.id}\u0000${match.start}\u0000${match.end}`
+      if (seenSpans.has(key)) continue
+      seenSpans.add(key)
+      const start = position(match.start)
+      const end = position(match.end)
+      matches.push({
+        rule,
+        node: null,
+        bindings: match.bindings,
+        span: { startLine: start.line, startColumn: start.column, endLine: end.line, endColumn: end.column },
+        startIndex: match.start,
+        endIndex: match.end,
+        text: file.text.slice(match.start, match.end),
+      })
+    }
+  }
+
   private toFindings(file: SourceFile, matches: RawMatch[]): Finding[] {
     const normalized = matches.map((match) => normalizeMatchedText(match.text))
     const occurrences = occurrenceIndexes(
@@ -290,7 +345,9 @@ export class SastAnalyzer implements Analyzer {
     )
     return matches.map((match, index) => {
       const { doc } = match.rule
-      const description = substituteMetavariables(doc.message, match.node, file.text, true)
+      const description = match.node
+        ? substituteMetavariables(doc.message, match.node, file.text, true)
+        : substituteBindings(doc.message, match.bindings ?? {}, true)
       const fingerprint = fingerprintOf(doc.id, file.path, normalized[index] ?? '', occurrences[index] ?? 0)
       return buildFinding(
         file,
@@ -306,7 +363,12 @@ export class SastAnalyzer implements Analyzer {
           description,
           explanation: explain(doc, description, match, file.path),
           remediation: doc.remediation,
-          remediationCode: doc.fix === undefined ? null : substituteMetavariables(doc.fix, match.node, file.text, false),
+          remediationCode:
+            doc.fix === undefined
+              ? null
+              : match.node
+                ? substituteMetavariables(doc.fix, match.node, file.text, false)
+                : substituteBindings(doc.fix, match.bindings ?? {}, false),
           cweIds: doc.cwe,
           owaspCategory: doc.owasp,
           cvssScore: doc.cvss,
@@ -348,6 +410,33 @@ export function substituteMetavariables(template: string, node: SgNode, fileText
     if (captured === null) return whole
     return forSentence ? quoteCode(captured, 80) : captured
   })
+}
+
+const SEMGREP_METAVARIABLE_REFERENCE = /\$(?:\.\.\.)?[A-Z_][A-Z0-9_]*|\$[0-9]+/g
+
+/** Semgrep's `$X` / `$...ARGS` in a message or fix, replaced with what the match captured (unknown names stay). */
+export function substituteBindings(template: string, bindings: Readonly<Record<string, SemgrepBinding>>, forSentence: boolean): string {
+  return template.replace(SEMGREP_METAVARIABLE_REFERENCE, (name: string) => {
+    const bound = bindings[name]
+    if (!bound) return name
+    return forSentence ? quoteCode(bound.text, 80) : bound.text
+  })
+}
+
+/** Offset -> 0-based line and UTF-16 column, by binary search over the line starts. */
+function positionsOf(text: string): (offset: number) => { line: number; column: number } {
+  const starts = [0]
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1)
+  return (offset) => {
+    let low = 0
+    let high = starts.length - 1
+    while (low < high) {
+      const middle = (low + high + 1) >> 1
+      if ((starts[middle] as number) <= offset) low = middle
+      else high = middle - 1
+    }
+    return { line: low, column: offset - (starts[low] as number) }
+  }
 }
 
 function capturedText(node: SgNode, name: string, fileText: string, preferMultiple: boolean): string | null {

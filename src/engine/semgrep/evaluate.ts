@@ -1,0 +1,561 @@
+/**
+ * Semgrep formulas evaluated over an ast-grep syntax tree, with Semgrep's semantics: a match is
+ * a range of the file and what its metavariables captured. `pattern-either` unions;
+ * `patterns` intersects its positive terms (bindings must agree), keeps the ranges inside a
+ * `pattern-inside` match, drops those inside a `pattern-not-inside` match or equal to a
+ * `pattern-not` match, then applies the metavariable filters in the order written, then
+ * `focus-metavariable`. Bindings agree when their code is the same up to whitespace.
+ *
+ * Import aliases are resolved per file: `subprocess.call(...)` is also tried as `call(...)`
+ * after `from subprocess import call`, as `sp.call(...)` after `import subprocess as sp`
+ * (imports.ts).
+ */
+import { parse } from '@ast-grep/napi'
+import type { SgNode } from '@ast-grep/napi'
+import { isCodeLanguage, isLanguageAvailable, napiLanguage } from '../languages.ts'
+import type { SemgrepBinding, SemgrepClause, SemgrepFormula, SemgrepMatch, SemgrepRule } from './types.ts'
+import { PatternError, compilePattern, toJsRegex } from './pattern.ts'
+import type { CompiledPattern, PatternStep, Placeholder } from './pattern.ts'
+import { evaluateComparison, parseComparison } from './comparison.ts'
+import { aliasVariants, importAliases } from './imports.ts'
+import { declaredTypes, typeMatches } from './types-of.ts'
+
+type Bindings = Record<string, SemgrepBinding>
+
+/** The syntax node each binding was captured from, for `metavariable-pattern` and typed checks. */
+const bindingNodes = new WeakMap<SemgrepBinding, SgNode>()
+
+/**
+ * The matches of a formula in a file. `root` is the file's tree, parsed as `language` (the
+ * patterns are parsed with the same grammar). Throws PatternError for a pattern that cannot
+ * be compiled for the language (checkSemgrepPatterns reports those when a rule is written).
+ */
+export function evaluateFormula(root: SgNode, fileText: string, language: string, formula: SemgrepFormula): SemgrepMatch[] {
+  return new Evaluator(root, fileText, language, { start: 0, end: fileText.length }).formula(formula)
+}
+
+/** Every pattern, regex and comparison of a rule that cannot be compiled for `language`, with its YAML line. */
+export function checkSemgrepPatterns(rule: SemgrepRule, language: string): Array<{ line: number; message: string }> {
+  const problems: Array<{ line: number; message: string }> = []
+  const formulas: SemgrepFormula[] = []
+  if (rule.formula) formulas.push(rule.formula)
+  if (rule.taint) {
+    for (const spec of [...rule.taint.sources, ...rule.taint.sinks, ...rule.taint.sanitizers, ...rule.taint.propagators]) formulas.push(spec.formula)
+  }
+  for (const formula of formulas) checkFormula(formula, language, problems)
+  return problems
+}
+
+function checkFormula(formula: SemgrepFormula, language: string, problems: Array<{ line: number; message: string }>): void {
+  const report = (line: number, what: string, error: unknown): void => {
+    problems.push({ line, message: `${what}: ${error instanceof Error ? error.message : String(error)}` })
+  }
+  switch (formula.kind) {
+    case 'pattern':
+      try {
+        compilePattern(formula.pattern, language)
+      } catch (error) {
+        report(formula.line, `pattern \`${oneLine(formula.pattern)}\` cannot be used for ${language}`, error)
+      }
+      return
+    case 'regex':
+      try {
+        toJsRegex(formula.regex, 'gm')
+      } catch (error) {
+        report(formula.line, `invalid pattern-regex`, error)
+      }
+      return
+    case 'either':
+      for (const inner of formula.of) checkFormula(inner, language, problems)
+      return
+    case 'patterns':
+      for (const clause of formula.clauses) {
+        switch (clause.kind) {
+          case 'positive':
+          case 'not':
+          case 'inside':
+          case 'not-inside':
+            checkFormula(clause.formula, language, problems)
+            break
+          case 'not-regex':
+          case 'metavariable-regex':
+            try {
+              toJsRegex(clause.regex)
+            } catch (error) {
+              report(clause.line, `invalid ${clause.kind === 'not-regex' ? 'pattern-not-regex' : 'metavariable-regex'}`, error)
+            }
+            break
+          case 'metavariable-pattern': {
+            const inner = clause.language ?? language
+            if (!isCodeLanguage(inner) || !isLanguageAvailable(inner)) {
+              problems.push({ line: clause.line, message: `metavariable-pattern language ${inner} is not supported` })
+            } else {
+              checkFormula(clause.formula, inner, problems)
+            }
+            break
+          }
+          case 'metavariable-comparison':
+            try {
+              parseComparison(clause.comparison)
+            } catch (error) {
+              report(clause.line, 'invalid metavariable-comparison', error)
+            }
+            break
+          case 'focus':
+            break
+        }
+      }
+      return
+  }
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > 60 ? `${flat.slice(0, 57)}...` : flat
+}
+
+interface Scope {
+  start: number
+  end: number
+  /** the node the scope is (metavariable-pattern on a captured node); absent: the whole file */
+  node?: SgNode
+}
+
+class Evaluator {
+  private aliases: Map<string, string> | undefined
+  private types: ReturnType<typeof declaredTypes> | undefined
+
+  constructor(
+    private readonly root: SgNode,
+    private readonly text: string,
+    private readonly language: string,
+    private readonly scope: Scope,
+  ) {}
+
+  formula(formula: SemgrepFormula): SemgrepMatch[] {
+    switch (formula.kind) {
+      case 'pattern':
+        return this.pattern(formula.pattern)
+      case 'regex':
+        return this.regex(formula.regex)
+      case 'either':
+        return dedupe(formula.of.flatMap((inner) => this.formula(inner)))
+      case 'patterns':
+        return this.patterns(formula.clauses)
+    }
+  }
+
+  private patterns(clauses: readonly SemgrepClause[]): SemgrepMatch[] {
+    const positives = clauses.filter((clause) => clause.kind === 'positive')
+    const insides = clauses.filter((clause) => clause.kind === 'inside')
+    let ranges: SemgrepMatch[] | null = null
+    for (const clause of positives) {
+      const found = this.formula(clause.formula)
+      ranges = ranges === null ? found : intersect(ranges, found)
+    }
+    for (const clause of insides) {
+      const contexts = this.formula(clause.formula)
+      // Without a positive term, the inside matches are the ranges (Semgrep allows `patterns` of only insides).
+      ranges =
+        ranges === null
+          ? contexts
+          : ranges.flatMap((match) => {
+              for (const context of contexts) {
+                if (contains(context, match)) {
+                  const merged = unify(match.bindings, context.bindings)
+                  if (merged) return [{ ...match, bindings: merged }]
+                }
+              }
+              return []
+            })
+    }
+    if (ranges === null) throw new PatternError('`patterns` needs a positive pattern or a pattern-inside')
+    for (const clause of clauses) {
+      if (ranges.length === 0) return []
+      switch (clause.kind) {
+        case 'not-inside': {
+          const contexts = this.formula(clause.formula)
+          ranges = ranges.filter((match) => !contexts.some((context) => contains(context, match) && unify(match.bindings, context.bindings)))
+          break
+        }
+        case 'not': {
+          const excluded = this.formula(clause.formula)
+          ranges = ranges.filter(
+            (match) => !excluded.some((other) => other.start === match.start && other.end === match.end && unify(match.bindings, other.bindings)),
+          )
+          break
+        }
+        case 'not-regex': {
+          const excluded = this.regex(clause.regex)
+          // Semgrep drops a match that a regex match overlaps.
+          ranges = ranges.filter((match) => !excluded.some((other) => other.start < match.end && match.start < other.end))
+          break
+        }
+        default:
+          break
+      }
+    }
+    for (const clause of clauses) {
+      if (ranges.length === 0) return []
+      switch (clause.kind) {
+        case 'metavariable-regex': {
+          const name = metavariableName(clause.metavariable)
+          const regex = anchoredAtStart(clause.regex)
+          ranges = ranges.filter((match) => {
+            const bound = match.bindings[name]
+            return bound !== undefined && regex.test(bound.text)
+          })
+          break
+        }
+        case 'metavariable-comparison': {
+          const expression = parseComparison(clause.comparison)
+          ranges = ranges.filter((match) => evaluateComparison(expression, match.bindings))
+          break
+        }
+        case 'metavariable-pattern': {
+          const name = metavariableName(clause.metavariable)
+          ranges = ranges.flatMap((match) => {
+            const bound = match.bindings[name]
+            if (!bound) return []
+            const inner = this.insideBinding(bound, clause.formula, clause.language)
+            for (const found of inner) {
+              const merged = unify(match.bindings, found.bindings)
+              if (merged) return [{ ...match, bindings: merged }]
+            }
+            return []
+          })
+          break
+        }
+        default:
+          break
+      }
+    }
+    const focuses = clauses.filter((clause) => clause.kind === 'focus')
+    if (focuses.length > 0) ranges = ranges.flatMap((match) => focus(match, focuses.map((clause) => clause.metavariables.map(metavariableName))))
+    return dedupe(ranges)
+  }
+
+  /** Matches of `formula` within a captured node: same language on the node, another on the string's content. */
+  private insideBinding(bound: SemgrepBinding, formula: SemgrepFormula, language: string | undefined): SemgrepMatch[] {
+    if (language !== undefined && language !== this.language) {
+      if (!isCodeLanguage(language) || !isLanguageAvailable(language)) throw new PatternError(`metavariable-pattern language ${language} is not supported`)
+      const quoted = /^(?:[rbuf]{0,2})("""|'''|"|'|`)([\s\S]*)\1$/i.exec(bound.text)
+      const content = quoted ? (quoted[2] as string) : bound.text
+      const offset = bound.start + (quoted ? bound.text.indexOf(content, (quoted[1] as string).length) : 0)
+      const subRoot = parse(napiLanguage(language), content).root()
+      const found = new Evaluator(subRoot, content, language, { start: 0, end: content.length }).formula(formula)
+      return found.map((match) => shift(match, offset))
+    }
+    const node = bindingNodes.get(bound)
+    return new Evaluator(this.root, this.text, this.language, { start: bound.start, end: bound.end, ...(node ? { node } : {}) }).formula(formula)
+  }
+
+  private regex(source: string): SemgrepMatch[] {
+    const regex = toJsRegex(source, 'gmd')
+    const text = this.text.slice(this.scope.start, this.scope.end)
+    const matches: SemgrepMatch[] = []
+    for (const found of text.matchAll(regex)) {
+      if (found[0] === '') continue
+      const start = this.scope.start + (found.index ?? 0)
+      const bindings: Bindings = {}
+      const indices = found.indices
+      found.forEach((group, index) => {
+        const at = indices?.[index]
+        if (index === 0 || group === undefined || !at) return
+        bindings[`$${index}`] = { start: this.scope.start + at[0], end: this.scope.start + at[1], text: group }
+      })
+      for (const [name, group] of Object.entries(found.groups ?? {})) {
+        const at = indices?.groups?.[name]
+        if (group === undefined || !at) continue
+        bindings[`$${name}`] = { start: this.scope.start + at[0], end: this.scope.start + at[1], text: group }
+      }
+      matches.push({ start, end: start + found[0].length, bindings })
+    }
+    return matches
+  }
+
+  private pattern(pattern: string): SemgrepMatch[] {
+    const variants = aliasVariants(pattern, this.language, this.importAliases())
+    const matches: SemgrepMatch[] = []
+    for (const [index, variant] of variants.entries()) {
+      let compiled: CompiledPattern
+      try {
+        compiled = compilePattern(variant, this.language)
+      } catch (error) {
+        // The pattern as written must compile; an alias rewrite that does not is just not tried.
+        if (index === 0) throw error
+        continue
+      }
+      for (const sequence of compiled.alternatives) {
+        const found = this.sequence(sequence, compiled)
+        matches.push(...found.map((match) => (compiled.toBlockEnd ? this.toBlockEnd(match) : plainMatch(match))))
+      }
+    }
+    return dedupe(matches)
+  }
+
+  /** The match extended to the end of the block its last statement is in. */
+  private toBlockEnd(match: SemgrepMatch & { last: SgNode }): SemgrepMatch {
+    const block = statementOf(match.last).parent()
+    // At the top level the block is the file (or the scope being searched).
+    const end = block && block.parent() !== null ? block.range().end.index : this.scope.end
+    return { start: match.start, end: Math.max(match.end, end), bindings: match.bindings }
+  }
+
+  private importAliases(): Map<string, string> {
+    this.aliases ??= importAliases(this.root, this.language)
+    return this.aliases
+  }
+
+  /** The matches of one step (a node pattern), with their bindings and checks passed. */
+  private step(step: PatternStep, compiled: CompiledPattern): Array<SemgrepMatch & { node: SgNode }> {
+    const searchRoot = this.scope.node ?? this.root
+    const found: Array<SemgrepMatch & { node: SgNode }> = []
+    for (const node of searchRoot.findAll(step.config)) {
+      const range = node.range()
+      if (range.start.index < this.scope.start || range.end.index > this.scope.end) continue
+      const bindings = this.bindingsOf(node, compiled)
+      if (bindings) found.push({ start: range.start.index, end: range.end.index, bindings, node })
+    }
+    return found
+  }
+
+  /** Matches of a statement sequence; `last` is the node of the last statement matched. */
+  private sequence(steps: readonly PatternStep[], compiled: CompiledPattern): Array<SemgrepMatch & { last: SgNode }> {
+    const first = steps[0] as PatternStep
+    const heads = this.step(first, compiled)
+    if (steps.length === 1) return heads.map(({ node, ...match }) => ({ ...match, last: node }))
+    const rest = steps.slice(1).map((step) => this.step(step, compiled))
+    const results: Array<SemgrepMatch & { last: SgNode }> = []
+    const extend = (index: number, statement: SgNode, bindings: Bindings, start: number, outer: SgNode): void => {
+      if (index === steps.length) {
+        results.push({ start, end: statement.range().end.index, bindings, last: statement })
+        return
+      }
+      const candidates = rest[index - 1] ?? []
+      const step = steps[index] as PatternStep
+      const after = statement.range().end.index
+      const next = step.gapBefore ? null : nextStatement(statement)
+      for (const candidate of candidates) {
+        let candidateStatement: SgNode
+        if (next) {
+          candidateStatement = statementOf(candidate.node)
+          if (!sameRange(candidateStatement, next)) continue
+        } else {
+          if (step.gapBefore === false) continue
+          // After `...`, the statement may be any later one of the block, at any depth.
+          if (candidate.start < after || candidate.end > outer.range().end.index) continue
+          candidateStatement = statementOf(candidate.node)
+        }
+        const merged = unify(bindings, candidate.bindings)
+        if (merged) extend(index + 1, candidateStatement, merged, start, outer)
+      }
+    }
+    for (const head of heads) {
+      const statement = statementOf(head.node)
+      const block = statement.parent()
+      if (!block) continue
+      extend(1, statement, head.bindings, head.start, block)
+    }
+    return results
+  }
+
+  /** The bindings of an ast-grep match, or null when a generated metavariable's check fails. */
+  private bindingsOf(node: SgNode, compiled: CompiledPattern): Bindings | null {
+    let bindings: Bindings = {}
+    for (const variable of compiled.metavariables) {
+      const binding = capture(node, variable.name, variable.multi, this.text)
+      if (binding) bindings[variable.semgrepName] = binding
+    }
+    for (const [name, placeholder] of Object.entries(compiled.placeholders)) {
+      const captured = node.getMatch(name)
+      if (!captured) continue
+      const extra = this.check(captured, placeholder)
+      if (extra === null) return null
+      const merged = unify(bindings, extra)
+      if (!merged) return null
+      bindings = merged
+    }
+    return bindings
+  }
+
+  /** Whether a generated metavariable's capture satisfies its placeholder; the bindings it adds. */
+  private check(captured: SgNode, placeholder: Placeholder): Bindings | null {
+    switch (placeholder.kind) {
+      case 'string':
+        return isStringLiteral(captured) ? {} : null
+      case 'string-regex': {
+        if (!isStringLiteral(captured)) return null
+        placeholder.regex.lastIndex = 0
+        return placeholder.regex.test(stringContent(captured.text())) ? {} : null
+      }
+      case 'typed': {
+        this.types ??= declaredTypes(this.root, this.language)
+        return typeMatches(captured, placeholder.type, this.types, this.language) ? {} : null
+      }
+      case 'deep': {
+        for (const sequence of placeholder.inner.alternatives) {
+          const step = sequence[0] as PatternStep
+          for (const inner of captured.findAll(step.config)) {
+            const bindings = this.bindingsOf(inner, placeholder.inner)
+            if (bindings) return bindings
+          }
+        }
+        return null
+      }
+    }
+  }
+}
+
+function plainMatch({ start, end, bindings }: SemgrepMatch): SemgrepMatch {
+  return { start, end, bindings }
+}
+
+function capture(node: SgNode, name: string, multi: boolean, fileText: string): SemgrepBinding | null {
+  if (!multi) {
+    const single = node.getMatch(name)
+    if (!single) return null
+    const range = single.range()
+    const binding = { start: range.start.index, end: range.end.index, text: single.text() }
+    bindingNodes.set(binding, single)
+    return binding
+  }
+  const nodes = node.getMultipleMatches(name).filter((captured) => captured.isNamed() || captured.text().trim() !== ',')
+  if (nodes.length === 0) return null
+  const start = (nodes[0] as SgNode).range().start.index
+  const end = (nodes[nodes.length - 1] as SgNode).range().end.index
+  const binding = { start, end, text: fileText.slice(start, end) }
+  if (nodes.length === 1) bindingNodes.set(binding, nodes[0] as SgNode)
+  return binding
+}
+
+const STRING_KINDS = /^(?:string|string_literal|interpreted_string_literal|raw_string_literal|template_string|string_fragment|concatenated_string|text_block|character_literal)$/
+
+function isStringLiteral(node: SgNode): boolean {
+  return STRING_KINDS.test(String(node.kind()))
+}
+
+function stringContent(literal: string): string {
+  const quoted = /^(?:[rbuf]{0,2})("""|'''|"|'|`)([\s\S]*)\1$/i.exec(literal)
+  return quoted ? (quoted[2] as string) : literal
+}
+
+/** The statement a match is (a match's node may be wrapped by nodes of the same range, e.g. expression_statement). */
+function statementOf(node: SgNode): SgNode {
+  let current = node
+  for (;;) {
+    const parent = current.parent()
+    if (!parent || parent.parent() === null) return current
+    const outer = parent.range()
+    const inner = current.range()
+    const same = outer.start.index === inner.start.index && (outer.end.index === inner.end.index || (outer.end.index === inner.end.index + 1 && /;$/.test(parent.text())))
+    if (!same) return current
+    current = parent
+  }
+}
+
+function nextStatement(statement: SgNode): SgNode | null {
+  let next = statement.next()
+  while (next && (!next.isNamed() || String(next.kind()).includes('comment'))) next = next.next()
+  return next
+}
+
+function sameRange(a: SgNode, b: SgNode): boolean {
+  const x = a.range()
+  const y = b.range()
+  return x.start.index === y.start.index && x.end.index === y.end.index
+}
+
+function metavariableName(name: string): string {
+  return name.startsWith('$') ? name : `$${name}`
+}
+
+/** A metavariable-regex: Python's re.match, anchored at the start of the captured text. */
+function anchoredAtStart(source: string): RegExp {
+  const regex = toJsRegex(source)
+  return new RegExp(`^(?:${regex.source})`, regex.flags)
+}
+
+function normalized(text: string): string {
+  return text.replace(/\s+/g, '')
+}
+
+/** Both sets of bindings merged, or null when a metavariable bound in both captured different code. */
+function unify(left: Readonly<Bindings>, right: Readonly<Bindings>): Bindings | null {
+  let merged: Bindings | null = null
+  for (const [name, binding] of Object.entries(right)) {
+    const existing = left[name]
+    if (existing) {
+      if (normalized(existing.text) !== normalized(binding.text)) return null
+      continue
+    }
+    merged ??= { ...left }
+    merged[name] = binding
+  }
+  return merged ?? { ...left }
+}
+
+function contains(outer: SemgrepMatch, inner: SemgrepMatch): boolean {
+  return outer.start <= inner.start && inner.end <= outer.end
+}
+
+/** Matches of both sets whose ranges nest (the inner range is kept) and whose bindings agree. */
+function intersect(left: SemgrepMatch[], right: SemgrepMatch[]): SemgrepMatch[] {
+  const result: SemgrepMatch[] = []
+  for (const a of left) {
+    for (const b of right) {
+      let range: SemgrepMatch | null = null
+      if (contains(b, a)) range = a
+      else if (contains(a, b)) range = b
+      if (!range) continue
+      const merged = unify(a.bindings, b.bindings)
+      if (merged) result.push({ start: range.start, end: range.end, bindings: merged })
+    }
+  }
+  return dedupe(result)
+}
+
+/**
+ * focus-metavariable: the match becomes the captured code's range. The metavariables of one
+ * clause are a union (one match each); several clauses intersect (the overlap of their ranges).
+ */
+function focus(match: SemgrepMatch, clauses: string[][]): SemgrepMatch[] {
+  let ranges: Array<{ start: number; end: number }> | null = null
+  for (const names of clauses) {
+    const focused = names.flatMap((name) => {
+      const bound = match.bindings[name]
+      return bound ? [{ start: bound.start, end: bound.end }] : []
+    })
+    ranges =
+      ranges === null
+        ? focused
+        : ranges.flatMap((range) =>
+            focused.flatMap((other) => {
+              const start = Math.max(range.start, other.start)
+              const end = Math.min(range.end, other.end)
+              return start < end ? [{ start, end }] : []
+            }),
+          )
+  }
+  return (ranges ?? []).map((range) => ({ ...range, bindings: match.bindings }))
+}
+
+function shift(match: SemgrepMatch, offset: number): SemgrepMatch {
+  const bindings: Bindings = {}
+  for (const [name, binding] of Object.entries(match.bindings)) bindings[name] = { ...binding, start: binding.start + offset, end: binding.end + offset }
+  return { start: match.start + offset, end: match.end + offset, bindings }
+}
+
+/** One match per range and bindings. */
+function dedupe(matches: SemgrepMatch[]): SemgrepMatch[] {
+  const seen = new Set<string>()
+  return matches.filter((match) => {
+    const key = `${match.start}:${match.end}:${Object.entries(match.bindings)
+      .map(([name, binding]) => `${name}=${binding.start}-${binding.end}`)
+      .sort()
+      .join(',')}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}

@@ -1,0 +1,498 @@
+/**
+ * Semgrep patterns translated to ast-grep rules. A Semgrep pattern is code of the rule's
+ * language with Semgrep's extensions; most map directly onto ast-grep's own pattern syntax
+ * (`$X` is the same, `...` and `$...ARGS` become `$$$` and `$$$ARGS`), and the rest become
+ * generated metavariables checked after ast-grep has matched (evaluate.ts):
+ *
+ * - `"..."` (any string literal) and `"=~/re/"` (a string literal whose content matches re);
+ * - `<... e ...>` (a node that is, or contains at any depth, a match of e);
+ * - typed metavariables: Java `(String $X)`, Go `($X : string)`, TypeScript `($X: string)` (an
+ *   expression whose declared or literal type is the one named);
+ * - statement sequences (`$X = f()` ... `g($X)`): ast-grep matches one node, so each
+ *   statement becomes a step of a sequence evaluate.ts matches in order within one block;
+ * - Python keyword arguments in any order (one variant per order, four keywords at most).
+ *
+ * Import aliases depend on the file, so evaluate.ts rewrites the pattern text per file
+ * (aliasVariants) before compiling it here.
+ */
+import { parse } from '@ast-grep/napi'
+import type { NapiConfig, SgNode } from '@ast-grep/napi'
+import { ensureLanguagesRegistered, expandoChar, isCodeLanguage, isLanguageAvailable, napiLanguage } from '../languages.ts'
+import type { CodeLanguage } from '../languages.ts'
+
+/** A generated metavariable and what its captured node must satisfy. */
+export type Placeholder =
+  | { readonly kind: 'string' }
+  | { readonly kind: 'string-regex'; readonly regex: RegExp }
+  | { readonly kind: 'deep'; readonly inner: CompiledPattern }
+  /** a user metavariable (the key is its own name) whose expression must have this type */
+  | { readonly kind: 'typed'; readonly type: string }
+
+/** One statement of a pattern; `gapBefore`: a `...` separates it from the previous one. */
+export interface PatternStep {
+  readonly config: NapiConfig
+  readonly gapBefore: boolean
+}
+
+export interface CompiledPattern {
+  /** Equivalent forms (keyword orders); each a sequence of statements, usually of one. */
+  readonly alternatives: readonly (readonly PatternStep[])[]
+  /** ast-grep metavariable name (no `$`) -> check on its capture */
+  readonly placeholders: Readonly<Record<string, Placeholder>>
+  /** a `...` line ends the pattern: the match runs on to the end of the block (`pattern-inside` contexts) */
+  readonly toBlockEnd: boolean
+  /** user metavariables: ast-grep name (no `$`) and Semgrep name (`$X`, `$...ARGS`) */
+  readonly metavariables: ReadonlyArray<{ readonly name: string; readonly semgrepName: string; readonly multi: boolean }>
+}
+
+export class PatternError extends Error {}
+
+/** Generated metavariable names start with this; a user metavariable never does in practice. */
+export const GENERATED_PREFIX = 'PARAPETGEN_'
+
+const cache = new Map<string, CompiledPattern | PatternError>()
+const MAX_CACHE = 5000
+const MAX_KEYWORD_PERMUTATIONS = 4
+const MAX_ALTERNATIVES = 64
+const TRAILING_ELLIPSIS = /,\s*\$\$\$(?:[A-Z_][A-Z0-9_]*)?(?=\s*[)\]}])/g
+
+/** The pattern compiled for a language (cached); throws PatternError when it cannot be. */
+export function compilePattern(pattern: string, language: string): CompiledPattern {
+  const key = `${language}\u0000${pattern}`
+  let compiled = cache.get(key)
+  if (compiled === undefined) {
+    try {
+      compiled = new Translator(language).compile(pattern)
+    } catch (error) {
+      compiled = error instanceof PatternError ? error : new PatternError(error instanceof Error ? error.message : String(error))
+    }
+    if (cache.size >= MAX_CACHE) cache.clear()
+    cache.set(key, compiled)
+  }
+  if (compiled instanceof PatternError) throw compiled
+  return compiled
+}
+
+const METAVARIABLE = /\$(\$\$)?([A-Z_][A-Z0-9_]*)/g
+const STRING_QUOTES = new Set(['"', "'", '`'])
+
+class Translator {
+  private readonly placeholders: Record<string, Placeholder> = {}
+  private counter = 0
+  private readonly language: CodeLanguage
+
+  constructor(language: string) {
+    if (!isCodeLanguage(language) || !isLanguageAvailable(language)) throw new PatternError(`language ${language} has no syntax tree here`)
+    ensureLanguagesRegistered()
+    this.language = language
+  }
+
+  compile(pattern: string): CompiledPattern {
+    const text = dedent(pattern)
+    if (text.trim() === '') throw new PatternError('the pattern is empty')
+    const steps: Array<{ text: string; gapBefore: boolean }> = []
+    let gap = false
+    for (const segment of splitAtGapLines(text, this.language)) {
+      if (segment === null) {
+        gap = true
+        continue
+      }
+      const translated = this.translate(segment)
+      for (const [index, statement] of this.statements(translated).entries()) {
+        steps.push({ text: statement, gapBefore: index === 0 && gap && steps.length > 0 })
+      }
+      gap = false
+    }
+    if (steps.length === 0) throw new PatternError('the pattern is only `...`')
+    const toBlockEnd = gap
+    // Keyword orders: one alternative per order of the first step with keywords.
+    let alternatives: Array<Array<{ text: string; gapBefore: boolean }>> = [steps]
+    if (this.language === 'python') {
+      const orders = steps.map((step) => keywordOrders(step.text))
+      const at = orders.findIndex((order, index) => order.length > 1 || order[0] !== (steps[index] as { text: string }).text)
+      if (at >= 0) {
+        alternatives = (orders[at] as string[]).map((variant) =>
+          steps.map((step, index) => (index === at ? { ...step, text: variant } : step)),
+        )
+      }
+    }
+    // ast-grep's `, $$$` needs the comma, so a trailing `...` that matches nothing is a variant without it.
+    alternatives = alternatives.flatMap((sequence) =>
+      sequence.reduce<Array<Array<{ text: string; gapBefore: boolean }>>>(
+        (prefixes, step) => prefixes.flatMap((prefix) => trailingEllipsisVariants(step.text).map((text) => [...prefix, { ...step, text }])),
+        [[]],
+      ),
+    )
+    if (alternatives.length > MAX_ALTERNATIVES) throw new PatternError(`the pattern has too many forms (${alternatives.length}); use fewer \`...\` and keyword arguments`)
+    const metavariables = new Map<string, { name: string; semgrepName: string; multi: boolean }>()
+    for (const step of steps) {
+      for (const match of step.text.matchAll(METAVARIABLE)) {
+        const name = match[2] as string
+        if (name.startsWith(GENERATED_PREFIX) || name === '_' || metavariables.has(name)) continue
+        const multi = match[1] !== undefined
+        metavariables.set(name, { name, semgrepName: multi ? `$...${name}` : `$${name}`, multi })
+      }
+    }
+    return {
+      alternatives: alternatives.map((sequence) => sequence.map((step) => ({ config: this.config(step.text), gapBefore: step.gapBefore }))),
+      placeholders: this.placeholders,
+      toBlockEnd,
+      metavariables: [...metavariables.values()],
+    }
+  }
+
+  private generated(placeholder: Placeholder): string {
+    const name = `${GENERATED_PREFIX}${this.counter++}`
+    this.placeholders[name] = placeholder
+    return `$${name}`
+  }
+
+  /** Semgrep's extensions replaced by ast-grep syntax and generated metavariables. */
+  private translate(text: string): string {
+    let out = ''
+    let i = 0
+    while (i < text.length) {
+      const char = text[i] as string
+      if (STRING_QUOTES.has(char) || (char === '"' && text.startsWith('"""', i))) {
+        const end = stringEnd(text, i)
+        const literal = text.slice(i, end)
+        const quote = text.startsWith('"""', i) || text.startsWith("'''", i) ? 3 : 1
+        const content = literal.slice(quote, literal.length - quote)
+        if (content === '...') out += this.generated({ kind: 'string' })
+        else if (/^=~\/.*\/[a-z]*$/s.test(content)) out += this.generated({ kind: 'string-regex', regex: stringRegex(content) })
+        else out += literal
+        i = end
+        continue
+      }
+      if (text.startsWith('$...', i) && /[A-Z_]/.test(text[i + 4] ?? '')) {
+        out += '$$$'
+        i += 4
+        continue
+      }
+      if (text.startsWith('<...', i)) {
+        const close = deepEnd(text, i)
+        const inner = text.slice(i + 4, close).trim()
+        let compiled: CompiledPattern
+        try {
+          compiled = compilePattern(inner, this.language)
+        } catch (error) {
+          throw new PatternError(`in <... ${inner} ...>: ${error instanceof Error ? error.message : String(error)}`)
+        }
+        if (compiled.alternatives.some((sequence) => sequence.length !== 1)) throw new PatternError(`<... ${inner} ...> must be one expression`)
+        out += this.generated({ kind: 'deep', inner: compiled })
+        i = close + 4
+        continue
+      }
+      if (text.startsWith('...', i)) {
+        // A statement `...` in a language whose statements end with `;` is written `$$$;` there.
+        out += STATEMENT_SEMICOLON.has(this.language) && isStatementPosition(text, i) ? '$$$;' : '$$$'
+        i += 3
+        continue
+      }
+      if (char === '(') {
+        const typed = this.typedMetavariable(text, i)
+        if (typed) {
+          out += typed.replacement
+          i = typed.end
+          continue
+        }
+      }
+      out += char
+      i++
+    }
+    return out
+  }
+
+  /** `(String $X)` (Java), `($X : string)` (Go), `($X: string)` (TypeScript) at `at`, not a parameter list. */
+  private typedMetavariable(text: string, at: number): { replacement: string; end: number } | null {
+    const before = text.slice(0, at).trimEnd()
+    // After a name, `)` or `>`, a parenthesis opens a parameter or argument list.
+    if (/[\w$)\]>]$/.test(before)) return null
+    const rest = text.slice(at)
+    let match: RegExpExecArray | null = null
+    let name = ''
+    let type = ''
+    if (this.language === 'java') {
+      match = /^\(\s*([A-Za-z_][\w.]*(?:<[\w.<>, ?]*>)?(?:\[\])*)\s+\$([A-Z_][A-Z0-9_]*)\s*\)/.exec(rest)
+      if (match) [name, type] = [match[2] as string, match[1] as string]
+    } else if (this.language === 'go' || this.language === 'typescript' || this.language === 'tsx') {
+      match = /^\(\s*\$([A-Z_][A-Z0-9_]*)\s*:\s*([\w.*[\]<>]+)\s*\)/.exec(rest)
+      if (match) [name, type] = [match[1] as string, match[2] as string]
+    }
+    if (!match) return null
+    const existing = this.placeholders[name]
+    if (existing && (existing.kind !== 'typed' || existing.type !== type)) throw new PatternError(`$${name} is given two types`)
+    this.placeholders[name] = { kind: 'typed', type }
+    return { replacement: `$${name}`, end: at + match[0].length }
+  }
+
+  /** The statements of a translated segment (one, or several that must follow each other). */
+  private statements(text: string): string[] {
+    const parsed = parseFragment(text, this.language)
+    if (!parsed || parsed.nodes.length <= 1) return [text]
+    return parsed.nodes.map((node) => text.slice(node.range().start.index - parsed.offset, node.range().end.index - parsed.offset))
+  }
+
+  private config(text: string): NapiConfig {
+    const parsed = parseFragment(text, this.language)
+    if (!parsed && !parsesAsPattern(text, this.language)) throw new PatternError(`\`${text.trim()}\` does not parse as ${this.language}`)
+    if (!parsed || parsed.offset === 0) return { rule: { pattern: text } }
+    const node = parsed.nodes[0] as SgNode
+    const inner = node.kind() === 'expression_statement' && node.children().filter((child) => child.isNamed()).length === 1 ? node.child(0) : null
+    const selector = inner && inner.text().trim() === node.text().trim() ? String(inner.kind()) : String(node.kind())
+    return { rule: { pattern: { context: `${parsed.prefix}${text}${parsed.suffix}`, selector } } }
+  }
+}
+
+interface ParsedFragment {
+  /** the top-level statements (or declarations) of the fragment */
+  nodes: SgNode[]
+  /** where the fragment starts in the parsed text (after the wrapper's prefix) */
+  offset: number
+  prefix: string
+  suffix: string
+}
+
+/**
+ * Wrappers a fragment is parsed in, first that parses wins: Go statements only parse in a
+ * function body (and `f(x)` alone parses as a type conversion there), Java members in a class.
+ */
+const WRAPPERS: Partial<Record<CodeLanguage, Array<[string, string]>>> = {
+  go: [
+    ['package p\nfunc _() {\n', '\n}'],
+    ['', ''],
+  ],
+  java: [
+    ['', ''],
+    ['class _ {\n', '\n}'],
+    ['class _ { void _() {\n', '\n} }'],
+  ],
+}
+
+const CONTAINER_KINDS = new Set(['block', 'statement_list', 'class_body'])
+
+function parseFragment(text: string, language: CodeLanguage): ParsedFragment | null {
+  const expando = expandoChar(language)
+  // Same length: `$` and the expando character are each one UTF-16 unit.
+  const source = expando === '$' ? text : text.replaceAll('$', expando)
+  for (const [prefix, suffix] of WRAPPERS[language] ?? [['', '']]) {
+    const root = parse(napiLanguage(language), `${prefix}${source}${suffix}`).root()
+    if (hasError(root, expando)) continue
+    const container = prefix === '' ? root : (innermostContainer(root, prefix.length, prefix.length + source.length) ?? root)
+    const nodes = container
+      .children()
+      .filter((node) => node.isNamed() && !String(node.kind()).includes('comment') && node.range().start.index >= prefix.length && node.range().end.index <= prefix.length + source.length)
+    if (nodes.length === 0) continue
+    return { nodes, offset: prefix.length, prefix, suffix }
+  }
+  return null
+}
+
+/** The smallest block-like node holding the range. */
+function innermostContainer(node: SgNode, start: number, end: number): SgNode | null {
+  for (const child of node.children()) {
+    const range = child.range()
+    if (range.start.index <= start && range.end.index >= end) {
+      const inner = innermostContainer(child, start, end)
+      if (inner) return inner
+    }
+  }
+  return CONTAINER_KINDS.has(String(node.kind())) ? node : null
+}
+
+/**
+ * Whether ast-grep can use the text as a pattern: it parses, possibly as an expression that
+ * needs a `;` to be a statement of the language (Java's `f($X)`; ast-grep matches the expression).
+ */
+function parsesAsPattern(text: string, language: CodeLanguage): boolean {
+  if (parseFragment(text, language)) return true
+  return SEMICOLON_LANGUAGES.has(language) && parseFragment(`${text};`, language) !== null
+}
+
+const STATEMENT_SEMICOLON = new Set<CodeLanguage>(['java', 'c', 'cpp', 'csharp', 'php'])
+
+/** Whether the `...` at `at` stands where a statement would: after `{`, `;`, `}` (or first) and before `}` or a line end. */
+function isStatementPosition(text: string, at: number): boolean {
+  const before = text.slice(0, at).trimEnd()
+  const after = text.slice(at + 3)
+  if (after.startsWith(';')) return false
+  return (before === '' || /[{;}]$/.test(before)) && /^[ \t]*(?:\}|\n|$)/.test(after)
+}
+
+const SEMICOLON_LANGUAGES = new Set<CodeLanguage>(['java', 'c', 'cpp', 'csharp', 'php', 'rust', 'kotlin', 'scala', 'swift'])
+
+
+/** Whether a (small) pattern tree has a syntax error or a token the parser had to invent (zero width). */
+function hasError(node: SgNode, expando: string): boolean {
+  // A `...` where the grammar has no place for an expression (Java parameters): ast-grep still matches it as a list.
+  if (node.kind() === 'ERROR') return node.text().split(/[\s,]+/).some((part) => part !== '' && !isMultiMetavariable(part, expando))
+  const children = node.children()
+  if (children.length === 0) {
+    const range = node.range()
+    const parent = node.parent()
+    // (an invented name after a `...` taken for a type, as in Java's `f(String a, ...)`, is no error)
+    return range.start.index === range.end.index && parent !== null && !isMultiMetavariable(parent.text().trim(), expando)
+  }
+  return children.some((child) => hasError(child, expando))
+}
+
+function isMultiMetavariable(text: string, expando: string): boolean {
+  const marker = expando.repeat(3)
+  return (text.startsWith('$$$') || text.startsWith(marker)) && /^[A-Z0-9_]*$/.test(text.slice(3))
+}
+
+/** Lines that are `...` alone at the outermost level separate a pattern's statements; null marks them. */
+function splitAtGapLines(text: string, language: CodeLanguage): Array<string | null> {
+  const segments: Array<string | null> = []
+  let current: string[] = []
+  let depth = 0
+  for (const line of text.split('\n')) {
+    const trimmed = line.trim()
+    const indented = /^\s/.test(line)
+    if (depth === 0 && (trimmed === '...' || trimmed === '...;') && !(language === 'python' && indented)) {
+      if (current.length > 0) segments.push(current.join('\n'))
+      current = []
+      segments.push(null)
+      continue
+    }
+    current.push(line)
+    depth = Math.max(0, depth + bracketBalance(line))
+  }
+  if (current.length > 0 && current.join('').trim() !== '') segments.push(current.join('\n'))
+  return segments
+}
+
+function bracketBalance(line: string): number {
+  let balance = 0
+  for (let i = 0; i < line.length; i++) {
+    const char = line[i] as string
+    if (STRING_QUOTES.has(char)) {
+      i = stringEnd(line, i) - 1
+      continue
+    }
+    if (char === '(' || char === '[' || char === '{') balance++
+    else if (char === ')' || char === ']' || char === '}') balance--
+  }
+  return balance
+}
+
+/** Index just past the string literal starting at `start` (or the text's end). */
+function stringEnd(text: string, start: number): number {
+  const triple = text.startsWith('"""', start) || text.startsWith("'''", start)
+  const quote = triple ? text.slice(start, start + 3) : (text[start] as string)
+  let i = start + quote.length
+  while (i < text.length) {
+    if (text[i] === '\\') {
+      i += 2
+      continue
+    }
+    if (text.startsWith(quote, i)) return i + quote.length
+    if (!triple && quote !== '`' && text[i] === '\n') return i
+    i++
+  }
+  return text.length
+}
+
+/** Index of the `...>` closing the `<...` at `start`. */
+function deepEnd(text: string, start: number): number {
+  let depth = 0
+  for (let i = start; i < text.length; i++) {
+    if (text.startsWith('<...', i)) {
+      depth++
+      i += 3
+    } else if (text.startsWith('...>', i)) {
+      depth--
+      if (depth === 0) return i
+      i += 3
+    }
+  }
+  throw new PatternError('`<...` without its `...>`')
+}
+
+/** `=~/re/flags` -> a RegExp over a string literal's content. */
+function stringRegex(content: string): RegExp {
+  const last = content.lastIndexOf('/')
+  const flags = content.slice(last + 1).replace(/[^ims]/g, '')
+  try {
+    return toJsRegex(content.slice(3, last), flags)
+  } catch (error) {
+    throw new PatternError(`invalid regex in "${content}": ${error instanceof Error ? error.message : String(error)}`)
+  }
+}
+
+/**
+ * A Semgrep (PCRE / Python) regex as a JavaScript one: `(?P<name>` groups, `\A` / `\Z`, and
+ * inline flags `(?i)`, `(?s)`, `(?m)` (for the whole regex); `(?x)` is refused.
+ */
+export function toJsRegex(regex: string, extraFlags = ''): RegExp {
+  let source = regex
+  let flags = extraFlags
+  // JavaScript has no inline flags: `(?i)` and the like apply to the whole regex, wherever they are.
+  source = source.replace(/\(\?([imsx]+)\)/g, (_whole: string, inline: string) => {
+    if (inline.includes('x')) throw new PatternError('the (?x) regex flag is not supported')
+    for (const flag of inline) if (!flags.includes(flag)) flags += flag
+    return ''
+  })
+  source = source.replace(/\(\?P<([A-Za-z_]\w*)>/g, '(?<$1>').replace(/\(\?P=([A-Za-z_]\w*)\)/g, '\\k<$1>').replace(/\\A/g, '^').replace(/\\[Zz]/g, '$')
+  return new RegExp(source, flags)
+}
+
+function dedent(text: string): string {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n')
+  while (lines.length > 0 && (lines[0] as string).trim() === '') lines.shift()
+  while (lines.length > 0 && (lines[lines.length - 1] as string).trim() === '') lines.pop()
+  const indents = lines.filter((line) => line.trim() !== '').map((line) => (/^[ \t]*/.exec(line) as RegExpExecArray)[0].length)
+  const common = indents.length > 0 ? Math.min(...indents) : 0
+  return lines.map((line) => line.slice(common)).join('\n')
+}
+
+/**
+ * The orders a Python call's keyword arguments may appear in: Semgrep matches keyword arguments
+ * by name, not position. `f(a=1, b=$X)` gives both orders; with a `...` among the arguments,
+ * other arguments may come between and after (`f(..., shell=True)` matches `f(x, shell=True, cwd=d)`).
+ * One text (the pattern itself) when the pattern has no such call.
+ */
+function keywordOrders(text: string): string[] {
+  const parsed = parseFragment(text, 'python')
+  if (!parsed) return [text]
+  const fragment = parsed.nodes[0] as SgNode
+  const call = fragment.find({ rule: { kind: 'argument_list', has: { kind: 'keyword_argument' } } })
+  if (!call) return [text]
+  const args = call.children().filter((child) => child.isNamed() && !String(child.kind()).includes('comment'))
+  const keywords = args.filter((arg) => arg.kind() === 'keyword_argument').map((arg) => text.slice(arg.range().start.index, arg.range().end.index))
+  const ellipsis = args.some((arg) => /^\$\$\$$|^µµµ$/.test(arg.text()))
+  const others = args
+    .filter((arg) => arg.kind() !== 'keyword_argument' && !/^(?:\$\$\$|µµµ)$/.test(arg.text()))
+    .map((arg) => text.slice(arg.range().start.index, arg.range().end.index))
+  if (keywords.length > MAX_KEYWORD_PERMUTATIONS || (keywords.length < 2 && !ellipsis)) return [text]
+  const before = text.slice(0, call.range().start.index)
+  const after = text.slice(call.range().end.index)
+  return permutations(keywords).map((order) => {
+    const parts = ellipsis ? [...others, '$$$', ...order.flatMap((keyword) => [keyword, '$$$'])] : [...others, ...order]
+    return `${before}(${parts.join(', ')})${after}`
+  })
+}
+
+/** The text, and the text without each combination of its trailing `, $$$` list elements. */
+function trailingEllipsisVariants(text: string): string[] {
+  const spots = [...text.matchAll(TRAILING_ELLIPSIS)].map((match) => ({ start: match.index ?? 0, end: (match.index ?? 0) + match[0].length }))
+  if (spots.length === 0) return [text]
+  const variants: string[] = []
+  for (let mask = 0; mask < 1 << Math.min(spots.length, 5); mask++) {
+    let variant = ''
+    let at = 0
+    spots.forEach((spot, index) => {
+      if (mask & (1 << index)) {
+        variant += text.slice(at, spot.start)
+        at = spot.end
+      }
+    })
+    variants.push(variant + text.slice(at))
+  }
+  return variants
+}
+
+function permutations<T>(items: T[]): T[][] {
+  if (items.length <= 1) return [items]
+  return items.flatMap((item, index) => permutations([...items.slice(0, index), ...items.slice(index + 1)]).map((rest) => [item, ...rest]))
+}
