@@ -48,12 +48,11 @@ export function createAnalyzers(
   const set: AnalyzerSet = { analyzers: [], rulesRun: 0, unavailable: [] }
   for (const name of names) {
     if (name === 'sast') {
-      // Taint rules follow data across functions and files: the scan runs them over the whole
-      // repository at the end (semgrep/taint.ts), not file by file.
-      const taintRules = rules.filter(isTaintRule)
-      const sast = new SastAnalyzer(taintRules.length === 0 ? rules : rules.filter((rule) => !isTaintRule(rule)), { metrics, ...(onRuleError ? { onRuleError } : {}) })
+      const sast = new SastAnalyzer(rules, { metrics, ...(onRuleError ? { onRuleError } : {}) })
       set.analyzers.push(sast)
-      set.rulesRun += sast.ruleCount + new Set(taintRules.map((rule) => rule.id)).size
+      // Taint rules (left out by the pattern analyzer) run over the whole repository at the end of
+      // the scan (semgrep/taint.ts); they are applied all the same.
+      set.rulesRun += sast.ruleCount + rules.filter(isTaintRule).length
     } else if (name === 'secrets' && detector) {
       const secrets = new SecretsAnalyzer(detector.ruleCount)
       set.analyzers.push(secrets)

@@ -25,7 +25,7 @@ import type { SecretsDetector } from '../secrets-bridge.ts'
 import { SuppressionIndex, mayContainSuppressions } from '../suppression.ts'
 import type { DataFlowTrace, Finding, RuleDocument, Severity } from '../types.ts'
 import { evaluateFormula } from './evaluate.ts'
-import { matchesSemgrepPaths } from './taint-paths.ts'
+import { semgrepPathSelected } from './paths.ts'
 import type { SemgrepFormula, SemgrepMatch, SemgrepRule } from './types.ts'
 
 export interface TaintRulesResult {
@@ -114,7 +114,7 @@ async function matchRule(files: ReadonlyArray<{ path: string; text: string }>, d
     if (language === null || !isCodeLanguage(language) || !bareSpecFor(language)) continue
     const document = documents.find((each) => isCodeLanguage(each.language) && fileLanguagesForRule(each.language).includes(language))
     const rule = document?.semgrep
-    if (!document || !rule?.taint || !matchesSemgrepPaths(file.path, rule.paths)) continue
+    if (!document || !rule?.taint || !semgrepPathSelected(rule.paths, file.path)) continue
     signal?.throwIfAborted()
     if (performance.now() - last > YIELD_EVERY_MS) {
       await new Promise((resolve) => setImmediate(resolve))
