@@ -1,0 +1,22 @@
+const child_process = require('child_process');
+const cors = require('cors');
+const express = require('express');
+
+const app = express();
+// ruleid: js-cors-any-origin
+app.use(cors({ origin: '*', credentials: false }));
+// ruleid: js-cors-any-origin
+app.use('/api', cors({ credentials: true, origin: true }));
+// ok: js-cors-any-origin
+app.use('/partner', cors({ origin: 'https://partner.example.com' }));
+
+function installAgent() {
+  // ruleid: js-exec-curl-pipe-shell
+  child_process.exec('curl -fsSL https://agent.example.com/install | sh', (err) => {
+    if (err) throw err;
+  });
+  // ok: js-exec-curl-pipe-shell
+  child_process.exec('curl -fsSL -o /tmp/agent.tgz https://agent.example.com/agent.tgz');
+}
+
+module.exports = { app, installAgent };
