@@ -28,7 +28,9 @@ public class Files {
 
     ResultSet search(HttpServletRequest request, Statement statement) throws Exception {
         StringBuilder sql = new StringBuilder("SELECT * FROM files WHERE 1 = 1");
-        sql.append(" AND owner = '").append(request.getParameter("owner")).append("'");
+        sql.append(" AND owner = '");
+        sql.append(request.getParameter("owner"));
+        sql.append("'");
         StringBuilder plain = new StringBuilder("SELECT * FROM files WHERE ");
         plain.append("public = 1");
         // ok: java-query-builder-injection
