@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"os/exec"
+	"strings"
 )
 
 type Job struct {
@@ -32,15 +33,17 @@ func RunDefault(w http.ResponseWriter, r *http.Request) {
 }
 
 func Grep(w http.ResponseWriter, r *http.Request) {
-	args := []string{"-r"}
-	args = append(args, r.URL.Query().Get("pattern"))
+	var command strings.Builder
+	command.WriteString("grep -r ")
+	command.WriteString(r.URL.Query().Get("pattern"))
 	// ruleid: go-args-from-query
-	exec.Command("grep", args...).Run()
+	exec.Command("sh", "-c", command.String()).Run()
 }
 
 func GrepFixed(w http.ResponseWriter, r *http.Request) {
-	args := []string{"-r"}
-	args = append(args, "TODO")
+	var command strings.Builder
+	command.WriteString("grep -r ")
+	command.WriteString("TODO")
 	// ok: go-args-from-query
-	exec.Command("grep", args...).Run()
+	exec.Command("sh", "-c", command.String()).Run()
 }
