@@ -1,0 +1,52 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import * as jwt from 'jsonwebtoken';
+
+export function check(token: string, key: string): unknown[] {
+  return [
+    // ruleid: ts-jwt-none-algorithm
+    jwt.verify(token, key, { algorithms: ['HS256', 'none'] }),
+    // ruleid: ts-jwt-none-algorithm
+    jwt.verify(token, key, { ignoreExpiration: true }),
+    // ok: ts-jwt-none-algorithm
+    jwt.verify(token, key, { algorithms: ['HS256'] }),
+  ];
+}
+
+interface Repository<T> {
+  query(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+@Controller('users')
+export class UserController {
+  constructor(private readonly users: Repository<{ id: string }>) {}
+
+  @Get(':id')
+  find(@Param('id') id: string) {
+    // ruleid: ts-controller-raw-query
+    return this.users.query(`SELECT * FROM users WHERE id = '${id}'`);
+  }
+
+  @Get()
+  all() {
+    // ok: ts-controller-raw-query
+    return this.users.query('SELECT * FROM users WHERE id = $1', ['1']);
+  }
+}
+
+export class UserJob {
+  constructor(private readonly users: Repository<{ id: string }>) {}
+
+  purge(id: string) {
+    // ok: ts-controller-raw-query
+    return this.users.query(`DELETE FROM users WHERE id = '${id}'`);
+  }
+}
+
+export function databaseUrl(): string {
+  if (process.env.DATABASE_URL) {
+    // ok: ts-non-null-env
+    return process.env.DATABASE_URL!;
+  }
+  // ruleid: ts-non-null-env
+  return process.env.FALLBACK_URL!;
+}
