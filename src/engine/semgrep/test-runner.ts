@@ -268,7 +268,18 @@ export async function testRuleFile(folder: string, ruleFile: string): Promise<Ru
     else rule.fn++
     if (item.failing) rule.passed = false
   }
+  for (const rule of byRule.values()) {
+    rule.expected.sort(byLocation)
+    rule.reported.sort(byLocation)
+  }
   return result([...byRule.values()], results, todo, findings)
+}
+
+/** `file:line` strings in file order, then line order. */
+function byLocation(a: string, b: string): number {
+  const [fileA = '', lineA = '0'] = a.split(/:(?=\d+$)/)
+  const [fileB = '', lineB = '0'] = b.split(/:(?=\d+$)/)
+  return fileA === fileB ? Number(lineA) - Number(lineB) : fileA < fileB ? -1 : 1
 }
 
 /** A short line-by-line comparison: the first lines that differ. */

@@ -1,3 +1,4 @@
+// @ts-nocheck: a scan target; the libraries it imports are not dependencies of this project
 import escapeHtml from 'escape-html';
 import type { Request, Response } from 'express';
 
