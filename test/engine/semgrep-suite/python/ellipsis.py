@@ -11,6 +11,13 @@ def export_orders(conn, rows):
     conn.commit()
 
 
+def export_some(conn, rows, dry_run):
+    if dry_run:
+        # ok: python-use-after-close
+        conn.close()
+    conn.commit()
+
+
 def import_orders(conn, rows):
     cursor = conn.cursor()
     cursor.executemany("INSERT INTO orders VALUES (%s, %s)", rows)
@@ -45,3 +52,12 @@ def search(cursor):
     cursor.execute("SELECT * FROM items WHERE name = %s", (request.args["name"],))
     # ok: python-request-data-in-single-query
     cursor.execute("SELECT * FROM items WHERE name = 'public'")
+
+
+def delete_account(user, account):
+    # ruleid: python-admin-check-in-condition
+    if user.is_active and (user.is_admin() or account.owner == user):
+        account.delete()
+    # ok: python-admin-check-in-condition
+    if account.owner == user:
+        account.archive()

@@ -1,3 +1,5 @@
+import tempfile
+
 from django.db import connection
 from django.http import JsonResponse
 
@@ -41,3 +43,13 @@ def read_header(path):
 def read_all(path):
     # ruleid: python-open-outside-with
     return open(path).read()
+
+
+def spool(data, other_path):
+    path = tempfile.mktemp(suffix=".csv")
+    # ruleid: python-tempfile-name-reused
+    with open(path, "w") as handle:
+        handle.write(data)
+    # ok: python-tempfile-name-reused
+    with open(other_path, "w") as handle:
+        handle.write(data)
