@@ -1,6 +1,7 @@
 const child_process = require('child_process');
 const cors = require('cors');
 const express = require('express');
+const jwt = require('jsonwebtoken');
 
 const app = express();
 // ruleid: js-cors-any-origin
@@ -19,4 +20,13 @@ function installAgent() {
   child_process.exec('curl -fsSL -o /tmp/agent.tgz https://agent.example.com/agent.tgz');
 }
 
-module.exports = { app, installAgent };
+function issue(user, secret) {
+  return [
+    // ruleid: js-jwt-sign-without-expiry
+    jwt.sign({ sub: user.id }, secret, { algorithm: 'HS256' }),
+    // ok: js-jwt-sign-without-expiry
+    jwt.sign({ sub: user.id }, secret, { algorithm: 'HS256', expiresIn: '15m' }),
+  ];
+}
+
+module.exports = { app, installAgent, issue };
