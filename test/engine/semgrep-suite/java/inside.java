@@ -2,26 +2,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.web.bind.annotation.RestController;
-
-@RestController
-class OrderController {
-    private final JdbcTemplate jdbc;
-
-    OrderController(JdbcTemplate jdbc) {
-        this.jdbc = jdbc;
-    }
-
-    List<Map<String, Object>> byStatus(String status) {
-        // ruleid: java-spring-controller-sql
-        return jdbc.queryForList("SELECT * FROM orders WHERE status = " + status);
-    }
-
-    List<Map<String, Object>> byOwner(String owner) {
-        // ok: java-spring-controller-sql
-        return jdbc.queryForList("SELECT * FROM orders WHERE owner = ?", owner);
-    }
-}
 
 class OrderJob {
     private final JdbcTemplate jdbc;
@@ -32,9 +12,17 @@ class OrderJob {
         this.jdbc = jdbc;
     }
 
-    List<Map<String, Object>> stale(String days) {
-        // ok: java-spring-controller-sql
-        return jdbc.queryForList("SELECT * FROM orders WHERE age > " + days);
+    int totals(java.sql.Statement statement, List<String> ids) throws java.sql.SQLException {
+        int count = 0;
+        for (String id : ids) {
+            // ruleid: java-query-in-loop
+            if (statement.executeQuery("SELECT total FROM orders WHERE id = '" + id + "'").next()) {
+                count++;
+            }
+        }
+        // ok: java-query-in-loop
+        statement.executeQuery("SELECT count(*) FROM orders");
+        return count;
     }
 
     void countUnsafely() {

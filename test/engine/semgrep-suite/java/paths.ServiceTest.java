@@ -1,4 +1,4 @@
-import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 class ServiceTest {
@@ -8,7 +8,9 @@ class ServiceTest {
         Thread.sleep(10);
     }
 
-    // ruleid: java-disabled-test
-    @Disabled
-    void flaky() {}
+    @Test
+    void flaky() {
+        // ruleid: java-assume-false
+        Assumptions.assumeTrue(false);
+    }
 }

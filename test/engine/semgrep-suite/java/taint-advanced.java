@@ -2,28 +2,28 @@ import java.io.File;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import javax.servlet.http.HttpServletRequest;
-import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.RequestParam;
-import org.springframework.web.bind.annotation.RestController;
+import org.apache.commons.beanutils.BeanUtils;
 
-@RestController
 public class Files {
-    @GetMapping("/files")
-    public File open(@RequestParam String name) {
-        // ruleid: java-spring-path-traversal
-        return new File("/srv/files/" + name);
+    public File export(HttpServletRequest request) throws Exception {
+        ExportForm form = new ExportForm();
+        BeanUtils.populate(form, request.getParameterMap());
+        // ruleid: java-bean-from-request-path
+        return new File("/srv/exports/" + form.getFileName());
     }
 
-    @GetMapping("/files/checked")
-    public File openChecked(@RequestParam String name) {
-        PathGuard.check(name);
-        // ok: java-spring-path-traversal
-        return new File("/srv/files/" + name);
+    public File exportChecked(HttpServletRequest request) throws Exception {
+        ExportForm form = new ExportForm();
+        BeanUtils.populate(form, request.getParameterMap());
+        PathGuard.check(form);
+        // ok: java-bean-from-request-path
+        return new File("/srv/exports/" + form.getFileName());
     }
 
-    public File openDefault(String name) {
-        // ok: java-spring-path-traversal
-        return new File("/srv/files/" + name);
+    public File exportDefault() {
+        ExportForm form = new ExportForm();
+        // ok: java-bean-from-request-path
+        return new File("/srv/exports/" + form.getFileName());
     }
 
     ResultSet search(HttpServletRequest request, Statement statement) throws Exception {

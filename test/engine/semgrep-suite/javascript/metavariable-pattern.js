@@ -1,15 +1,4 @@
 const child_process = require('child_process');
-const cors = require('cors');
-const express = require('express');
-const jwt = require('jsonwebtoken');
-
-const app = express();
-// ruleid: js-cors-any-origin
-app.use(cors({ origin: '*', credentials: false }));
-// ruleid: js-cors-any-origin
-app.use('/api', cors({ credentials: true, origin: true }));
-// ok: js-cors-any-origin
-app.use('/partner', cors({ origin: 'https://partner.example.com' }));
 
 function installAgent() {
   // ruleid: js-exec-curl-pipe-shell
@@ -20,13 +9,14 @@ function installAgent() {
   child_process.exec('curl -fsSL -o /tmp/agent.tgz https://agent.example.com/agent.tgz');
 }
 
-function issue(user, secret) {
-  return [
-    // ruleid: js-jwt-sign-without-expiry
-    jwt.sign({ sub: user.id }, secret, { algorithm: 'HS256' }),
-    // ok: js-jwt-sign-without-expiry
-    jwt.sign({ sub: user.id }, secret, { algorithm: 'HS256', expiresIn: '15m' }),
-  ];
+async function show(panel, xhr, url) {
+  // ruleid: js-markup-from-response
+  panel.innerHTML = xhr.responseText;
+  const response = await fetch(url);
+  // ruleid: js-markup-from-response
+  panel.innerHTML = await response.text();
+  // ok: js-markup-from-response
+  panel.innerHTML = '<p>loading…</p>';
 }
 
-module.exports = { app, installAgent, issue };
+module.exports = { installAgent, show };

@@ -1,17 +1,5 @@
 // @ts-nocheck: a scan target; the libraries it imports are not dependencies of this project
 import { Controller, Get } from '@nestjs/common';
-import * as jwt from 'jsonwebtoken';
-
-export function check(token: string, key: string): unknown[] {
-  return [
-    // ruleid: ts-jwt-none-algorithm
-    jwt.verify(token, key, { algorithms: ['HS256', 'none'] }),
-    // ruleid: ts-jwt-none-algorithm
-    jwt.verify(token, key, { ignoreExpiration: true }),
-    // ok: ts-jwt-none-algorithm
-    jwt.verify(token, key, { algorithms: ['HS256'] }),
-  ];
-}
 
 interface Repository<T> {
   query(sql: string, params?: unknown[]): Promise<T[]>;
