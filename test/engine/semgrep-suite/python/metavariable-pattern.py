@@ -20,3 +20,13 @@ def audit(user, action):
     logger.warning(f"user {user} did {action}")
     # ok: python-log-non-literal
     logger.info("user %s did %s", user, action)
+
+
+def parse_quantity(value):
+    if not value.isdigit():
+        # ruleid: python-exception-message-built
+        raise ValueError("not a quantity: " + value)
+    if int(value) == 0:
+        # ok: python-exception-message-built
+        raise ValueError("a quantity cannot be zero")
+    return int(value)
