@@ -1,0 +1,46 @@
+import os
+
+from flask import request, send_file
+
+from app import db
+from app.forms import ProfileForm
+from app.models import Profile
+from app.storage import ensure_inside_uploads
+
+
+def save_profile():
+    form = ProfileForm(request.form)
+    profile = Profile()
+    form.populate_obj(profile)
+    # ruleid: python-form-data-in-query
+    db.session.execute("UPDATE profiles SET bio = '" + profile.bio + "'")
+    other = Profile()
+    # ok: python-form-data-in-query
+    db.session.execute("UPDATE profiles SET bio = '" + other.bio + "'")
+
+
+def download():
+    name = request.args.get("name")
+    # ruleid: python-path-traversal
+    return send_file(os.path.join("/srv/uploads", name))
+
+
+def download_checked():
+    name = request.args.get("name")
+    ensure_inside_uploads(name)
+    # ok: python-path-traversal
+    return send_file(os.path.join("/srv/uploads", name))
+
+
+def run_report():
+    args = ["report", "--format"]
+    args.append(request.args.get("format"))
+    # ruleid: python-command-from-list
+    os.system(" ".join(args))
+
+
+def run_default_report():
+    args = ["report", "--format"]
+    args.append("pdf")
+    # ok: python-command-from-list
+    os.system(" ".join(args))
