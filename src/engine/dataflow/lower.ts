@@ -635,7 +635,7 @@ export class Lowerer {
       const keyNode = this.locate(node, rule.key)
       const valueNode = this.locate(node, rule.value)
       const value = valueNode ? this.expr(valueNode) : this.other(node, [])
-      const key = keyNode ? this.constantKey(keyNode) : null
+      const key = keyNode ? (rule.nameKeys?.includes(kindOf(keyNode)) ? keyNode.text() : this.constantKey(keyNode)) : null
       return { key, computedKey: key === null && keyNode ? this.expr(keyNode) : null, value, spread: false }
     }
     if (rule?.as === 'shorthand') return { key: node.text(), computedKey: null, value: { t: 'name', name: node.text(), site: this.site(node) }, spread: false }

@@ -43,7 +43,8 @@ export type NodeRule =
   /** a comma list that is its one element when it has one (Go's `expression_list`): a list value, a tuple target */
   | { readonly as: 'sequence' }
   | { readonly as: 'dict' }
-  | { readonly as: 'pair'; readonly key: Locator; readonly value: Locator }
+  /** `nameKeys`: kinds of key nodes that name a field, not a variable (Go struct literals `T{Name: v}`) */
+  | { readonly as: 'pair'; readonly key: Locator; readonly value: Locator; readonly nameKeys?: readonly string[] }
   /** `{ b }` in an object literal: key and value are the same name */
   | { readonly as: 'shorthand' }
   | { readonly as: 'spread'; readonly value: Locator }

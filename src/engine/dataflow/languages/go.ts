@@ -43,6 +43,9 @@ const nodes: Record<string, NodeRule> = {
     as: 'pair',
     key: { kinds: ['interpreted_string_literal', 'raw_string_literal', 'int_literal', 'identifier', 'field_identifier'], in: 'key' },
     value: 'value',
+    // A bare name key is a struct field (`T{Name: v}`); in a map literal it would be a variable
+    // (`map[string]int{k: v}`), rare enough that reading it as a field name is the better guess.
+    nameKeys: ['identifier', 'field_identifier'],
   },
   expression_list: { as: 'sequence' },
   short_var_declaration: { as: 'assign', target: 'left', value: 'right' },
