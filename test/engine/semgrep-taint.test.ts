@@ -446,6 +446,17 @@ func Ping(w http.ResponseWriter, r *http.Request) {
 	// ruleid: go-injection
 	exec.Command("ping", target).Run()
 }
+
+func lookup(db *sql.DB, table, name string) {
+	// ruleid: go-injection
+	db.Query("SELECT * FROM " + table + " WHERE name = '" + name + "'")
+}
+
+func Lookup(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	if name := r.URL.Query().Get("name"); name != "" {
+		lookup(db, "users", name)
+	}
+}
 `,
   }
 

@@ -137,8 +137,10 @@ export class Lowerer {
         return this.declaration(node, rule)
       case 'declarator':
         return [this.declarator(node, rule, null)]
-      case 'if':
-        return [this.ifStmt(node, rule)]
+      case 'if': {
+        const init = this.locate(node, rule.init)
+        return init ? [...this.stmt(init), this.ifStmt(node, rule)] : [this.ifStmt(node, rule)]
+      }
       case 'while':
       case 'do':
         return [this.whileStmt(node, rule)]
@@ -232,7 +234,8 @@ export class Lowerer {
       const test = this.locate(first, rule.test)
       const then = this.statements(this.locate(first, rule.then))
       const nested = rule.else === undefined ? rest : [...this.locateAll(first, rule.else), ...rest]
-      return [{ t: 'if', test: test ? this.expr(test) : this.other(first, []), then, else: this.elseChain(nested), site: this.site(first) }]
+      const init = this.locate(first, rule.init)
+      return [...(init ? this.stmt(init) : EMPTY), { t: 'if', test: test ? this.expr(test) : this.other(first, []), then, else: this.elseChain(nested), site: this.site(first) }]
     }
     return [...this.statements(first), ...this.elseChain(rest)]
   }
@@ -831,12 +834,12 @@ export class Lowerer {
       const rule = this.rule(child)
       const site = this.site(child)
       if (rule?.as === 'param') {
-        const targetNode = this.locate(child, rule.target)
-        const target = targetNode ? this.target(targetNode) : { t: 'none' as const }
+        const targetNodes = rule.several ? this.locateAll(child, rule.target) : [this.locate(child, rule.target)]
         const type = this.locate(child, rule.type)
         const fallback = this.locate(child, rule.default)
-        return [
-          {
+        return targetNodes.map((targetNode): Param => {
+          const target = targetNode ? this.target(targetNode) : { t: 'none' as const }
+          return {
             target,
             name: target.t === 'name' ? target.name : null,
             type: type ? typeName(type.text()) : null,
@@ -845,9 +848,9 @@ export class Lowerer {
             decorators: this.locateAll(child, rule.decorators).map((decorator) => decoratorName(decorator.text())),
             rest: rule.rest ?? null,
             isProperty: rule.property !== undefined && this.locate(child, rule.property) !== null,
-            site,
-          },
-        ]
+            site: rule.several && targetNode ? this.site(targetNode) : site,
+          }
+        })
       }
       if (rule?.as === 'default-pattern') {
         const targetNode = this.locate(child, rule.target)

@@ -69,7 +69,8 @@ export type NodeRule =
   | { readonly as: 'declaration'; readonly declarators: Locator; readonly type?: Locator }
   | { readonly as: 'declarator'; readonly target: Locator; readonly value: Locator }
   /** `else` may locate several nodes: a chain of elif/else clauses */
-  | { readonly as: 'if'; readonly test: Locator; readonly then: Locator; readonly else?: Locator }
+  /** `init`: a statement run before the test (Go `if v := f(); v != "" {`) */
+  | { readonly as: 'if'; readonly test: Locator; readonly then: Locator; readonly else?: Locator; readonly init?: Locator }
   | { readonly as: 'else'; readonly body?: Locator }
   | { readonly as: 'while'; readonly test: Locator; readonly body: Locator }
   | { readonly as: 'do'; readonly test: Locator; readonly body: Locator }
@@ -140,6 +141,8 @@ export type NodeRule =
       readonly rest?: 'list' | 'dict'
       /** present when the parameter also declares a field (TypeScript `private readonly svc: Svc`) */
       readonly property?: Locator
+      /** the target locator finds several names sharing the type: one parameter each (Go `a, b string`) */
+      readonly several?: boolean
     }
 
 export interface SyntaxSpec {

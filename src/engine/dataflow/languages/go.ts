@@ -54,7 +54,7 @@ const nodes: Record<string, NodeRule> = {
   const_declaration: { as: 'declaration', declarators: { kinds: ['const_spec'] } },
   var_spec: { as: 'declarator', target: 'name', value: 'value' },
   const_spec: { as: 'declarator', target: 'name', value: 'value' },
-  if_statement: { as: 'if', test: 'condition', then: 'consequence', else: 'alternative' },
+  if_statement: { as: 'if', test: 'condition', then: 'consequence', else: 'alternative', init: 'initializer' },
   for_statement: {
     as: 'for',
     init: { kinds: ['short_var_declaration', 'assignment_statement'], in: FOR_CLAUSE },
@@ -73,7 +73,7 @@ const nodes: Record<string, NodeRule> = {
   function_declaration: FUNCTION,
   method_declaration: FUNCTION,
   func_literal: { as: 'function', params: 'parameters', body: 'body' },
-  parameter_declaration: { as: 'param', target: 'name', type: 'type' },
+  parameter_declaration: { as: 'param', target: 'name', type: 'type', several: true },
   variadic_parameter_declaration: { as: 'param', target: 'name', type: 'type', rest: 'list' },
   identifier: { as: 'name' },
   field_identifier: { as: 'name' },
