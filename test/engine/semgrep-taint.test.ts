@@ -224,6 +224,53 @@ rules:
   })
 })
 
+describe('Semgrep taint rules: several in one ruleset', () => {
+  it('keeps each rule to its own sources and sinks', async () => {
+    const rules = `
+rules:
+  - id: env-to-eval
+    mode: taint
+    languages: [python]
+    severity: WARNING
+    message: An environment variable is evaluated
+    pattern-sources:
+      - pattern: os.environ.get(...)
+    pattern-sinks:
+      - pattern: eval(...)
+  - id: input-to-shell
+    mode: taint
+    languages: [python]
+    severity: ERROR
+    message: Input reaches the shell
+    pattern-sources:
+      - pattern: input()
+    pattern-sinks:
+      - pattern: os.system(...)
+`
+    const code = {
+      'tool.py': `import os
+
+
+def main():
+    setting = os.environ.get("SETTING")
+    answer = input()
+    # ruleid: env-to-eval
+    eval(setting)
+    # ok: env-to-eval, ok: input-to-shell
+    eval(answer)
+    # ruleid: input-to-shell
+    os.system(answer)
+    # ok: input-to-shell
+    os.system(setting)
+`,
+    }
+    const report = await scan(rules, code)
+    expect(reported(report, 'env-to-eval')).toEqual(annotated(code, 'env-to-eval'))
+    expect(reported(report, 'input-to-shell')).toEqual(annotated(code, 'input-to-shell'))
+    expect(report.findings).toHaveLength(2)
+  })
+})
+
 describe('Semgrep taint rules: paths', () => {
   it('runs a rule only on the files its paths include and do not exclude', async () => {
     const rule = `

@@ -34,6 +34,7 @@ export { AbortError as DataFlowAbortError } from './engine.ts'
 export { TaintOverlay } from './overlay.ts'
 export type { FileOverlay } from './overlay.ts'
 export { FileTexts, pathSteps, stepAt, where } from './report.ts'
+export type { Program } from './program.ts'
 
 export interface DataFlowResult {
   findings: Finding[]
@@ -123,6 +124,22 @@ function* analysisSteps(files: { path: string; text: string }[], options: DataFl
   return { findings, traces: candidates.map((candidate) => candidate.trace), errors, cleanSinks: cleanSinksOf(engine) }
 }
 
+/**
+ * The files of the languages the data-flow engine can lower (Go included), with bare specs
+ * (languages/bare.ts): what user taint rules run on. The lowered form does not depend on the rule,
+ * so one program serves every rule of a scan.
+ */
+export function bareProgram(files: readonly FileInput[]): Program {
+  ensureLanguagesRegistered()
+  return new Program(
+    files.filter((file) => {
+      const language = languageFromPath(file.path)
+      return language !== null && bareSpecFor(language) !== null
+    }),
+    bareSpecFor,
+  )
+}
+
 /** The paths a user taint rule found (overlay.ts), sanitized ones included. */
 export interface OverlayResult {
   records: TraceRecord[]
@@ -130,21 +147,13 @@ export interface OverlayResult {
 }
 
 /**
- * One user taint rule over the files of the languages the data-flow engine can lower (Go
- * included), with bare specs: the rule's sources, sinks, sanitizers and propagators only. The
+ * One user taint rule over a bare program (bareProgram): the rule's sources, sinks, sanitizers
+ * and propagators only. The
  * roots are the files where a source matched, the entry points their top level and the functions
  * holding a source match; then, as for the built-in analysis, the functions calling a helper that
  * returns source data. Steps as in analysisSteps: one per root file.
  */
-export function* overlaySteps(files: readonly FileInput[], overlay: TaintOverlay, options: DataFlowOptions = {}): Generator<void, OverlayResult> {
-  ensureLanguagesRegistered()
-  const program = new Program(
-    files.filter((file) => {
-      const language = languageFromPath(file.path)
-      return language !== null && bareSpecFor(language) !== null
-    }),
-    bareSpecFor,
-  )
+export function* overlaySteps(program: Program, overlay: TaintOverlay, options: DataFlowOptions = {}): Generator<void, OverlayResult> {
   const engine = new Engine(program, options.signal, overlay)
   const errors: DataFlowResult['errors'] = []
   for (const path of overlay.roots()) {

@@ -12,7 +12,7 @@
 import { parse } from '@ast-grep/napi'
 import type { SgNode } from '@ast-grep/napi'
 import { modelName } from '../analyzer.ts'
-import { FileTexts, TaintOverlay, overlaySteps, pathSteps, stepAt, where } from '../dataflow/index.ts'
+import { FileTexts, TaintOverlay, bareProgram, overlaySteps, pathSteps, stepAt, where } from '../dataflow/index.ts'
 import type { FileOverlay } from '../dataflow/index.ts'
 import type { TraceRecord } from '../dataflow/engine.ts'
 import type { OverlayPropagator, OverlaySanitizer, OverlaySink, OverlaySource } from '../dataflow/overlay.ts'
@@ -62,20 +62,24 @@ export function taintFileLanguages(rules: readonly RuleDocument[]): Set<CodeLang
 /**
  * Runs the taint rules over the files (repository-relative paths): one data-flow analysis per
  * rule id, over the files of all its languages (a rule for JavaScript and TypeScript follows
- * data from one into the other). Gives the event loop a turn between files.
+ * data from one into the other), all on one lowered program. Gives the event loop a turn every
+ * few milliseconds.
  */
 export async function analyzeTaintRules(files: ReadonlyArray<{ path: string; text: string }>, rules: readonly RuleDocument[], options: TaintRulesOptions = {}): Promise<TaintRulesResult> {
   ensureLanguagesRegistered()
   const result: TaintRulesResult = { findings: [], traces: [], suppressed: 0, errors: [] }
   const byId = new Map<string, RuleDocument[]>()
   for (const rule of rules) if (isTaintRule(rule)) byId.set(rule.id, [...(byId.get(rule.id) ?? []), rule])
+  if (byId.size === 0) return result
   const texts = new FileTexts(new Map(files.map((file) => [file.path, file.text])), options.secrets ?? null)
+  const allMatches = await matchRules(files, byId, result.errors, options.signal)
+  const program = bareProgram(files)
   for (const [id, documents] of byId) {
     options.signal?.throwIfAborted()
-    const matched = await matchRule(files, documents, result.errors, options.signal)
-    if (matched.overlays.size === 0) continue
+    const matched = allMatches.get(id)
+    if (!matched || matched.overlays.size === 0) continue
     const overlay = new TaintOverlay(id, matched.overlays)
-    const steps = overlaySteps(files, overlay, options.signal ? { signal: options.signal } : {})
+    const steps = overlaySteps(program, overlay, options.signal ? { signal: options.signal } : {})
     let step = steps.next()
     let last = performance.now()
     while (!step.done) {
@@ -104,31 +108,40 @@ interface RuleMatches {
   sinkBindings: Map<string, SemgrepMatch['bindings']>
 }
 
-/** Every specification of the rule matched in every file of its languages and paths. */
-async function matchRule(files: ReadonlyArray<{ path: string; text: string }>, documents: readonly RuleDocument[], errors: TaintRulesResult['errors'], signal: AbortSignal | undefined): Promise<RuleMatches> {
-  const overlays = new Map<string, FileOverlay>()
-  const sinkBindings = new Map<string, SemgrepMatch['bindings']>()
+/** Every specification of every rule matched in each file of its languages and paths (each file parsed once). */
+async function matchRules(
+  files: ReadonlyArray<{ path: string; text: string }>,
+  byId: ReadonlyMap<string, readonly RuleDocument[]>,
+  errors: TaintRulesResult['errors'],
+  signal: AbortSignal | undefined,
+): Promise<Map<string, RuleMatches>> {
+  const result = new Map<string, RuleMatches>()
+  for (const id of byId.keys()) result.set(id, { overlays: new Map(), sinkBindings: new Map() })
   let last = performance.now()
   for (const file of files) {
     const language = languageFromPath(file.path)
     if (language === null || !isCodeLanguage(language) || !bareSpecFor(language)) continue
-    const document = documents.find((each) => isCodeLanguage(each.language) && fileLanguagesForRule(each.language).includes(language))
-    const rule = document?.semgrep
-    if (!document || !rule?.taint || !semgrepPathSelected(rule.paths, file.path)) continue
-    signal?.throwIfAborted()
-    if (performance.now() - last > YIELD_EVERY_MS) {
-      await new Promise((resolve) => setImmediate(resolve))
-      last = performance.now()
-    }
-    try {
-      const root = parse(napiLanguage(language), file.text).root()
-      const overlay = fileOverlay(root, file.text, document.language, rule, (match) => sinkBindings.set(`${file.path}:${match.start}:${match.end}`, match.bindings))
-      if (overlay.sources.length + overlay.sinks.length + overlay.sanitizers.length + overlay.propagators.length > 0) overlays.set(file.path, overlay)
-    } catch (error) {
-      errors.push({ ruleId: document.id, path: file.path, message: error instanceof Error ? error.message : String(error) })
+    let root: SgNode | null = null
+    for (const [id, documents] of byId) {
+      const document = documents.find((each) => isCodeLanguage(each.language) && fileLanguagesForRule(each.language).includes(language))
+      const rule = document?.semgrep
+      const matches = result.get(id)
+      if (!document || !rule?.taint || !matches || !semgrepPathSelected(rule.paths, file.path)) continue
+      signal?.throwIfAborted()
+      if (performance.now() - last > YIELD_EVERY_MS) {
+        await new Promise((resolve) => setImmediate(resolve))
+        last = performance.now()
+      }
+      try {
+        root ??= parse(napiLanguage(language), file.text).root()
+        const overlay = fileOverlay(root, file.text, document.language, rule, (match) => matches.sinkBindings.set(`${file.path}:${match.start}:${match.end}`, match.bindings))
+        if (overlay.sources.length + overlay.sinks.length + overlay.sanitizers.length + overlay.propagators.length > 0) matches.overlays.set(file.path, overlay)
+      } catch (error) {
+        errors.push({ ruleId: id, path: file.path, message: error instanceof Error ? error.message : String(error) })
+      }
     }
   }
-  return { overlays, sinkBindings }
+  return result
 }
 
 function fileOverlay(root: SgNode, text: string, language: string, rule: SemgrepRule, onSink: (match: SemgrepMatch) => void): FileOverlay {
