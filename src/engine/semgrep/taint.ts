@@ -20,7 +20,7 @@ import { bareSpecFor } from '../dataflow/languages/bare.ts'
 import { buildFinding, capLine, fingerprintOf, normalizeMatchedText, occurrenceIndexes, quoteCode } from '../findings.ts'
 import { commentSyntax, ensureLanguagesRegistered, fileLanguagesForRule, isCodeLanguage, languageFromPath, napiLanguage } from '../languages.ts'
 import type { CodeLanguage } from '../languages.ts'
-import { SAST_VERSION } from '../sast.ts'
+import { SAST_VERSION, substituteBindings } from '../sast.ts'
 import type { SecretsDetector } from '../secrets-bridge.ts'
 import { SuppressionIndex, mayContainSuppressions } from '../suppression.ts'
 import type { DataFlowTrace, Finding, RuleDocument, Severity } from '../types.ts'
@@ -246,10 +246,10 @@ function ruleFindings(texts: FileTexts, documents: readonly RuleDocument[], sink
         severity: document.severity as Severity,
         confidence: document.confidence,
         title: document.title,
-        description: interpolate(document.message, bindings),
+        description: substituteBindings(document.message, bindings, true),
         explanation: explain(trace, group.length - 1),
         remediation: document.remediation,
-        remediationCode: document.fix === undefined ? null : interpolate(document.fix, bindings),
+        remediationCode: document.fix === undefined ? null : substituteBindings(document.fix, bindings, false),
         cweIds: document.cwe,
         owaspCategory: document.owasp,
         cvssScore: document.cvss,
@@ -268,14 +268,6 @@ function preferred(a: Candidate, b: Candidate): number {
     (a.trace.source.filePath < b.trace.source.filePath ? -1 : a.trace.source.filePath > b.trace.source.filePath ? 1 : 0) ||
     a.trace.source.lineNumber - b.trace.source.lineNumber
   )
-}
-
-/** `$X` in a message or fix: the code the sink match's metavariable captured (longest names first). */
-function interpolate(template: string, bindings: SemgrepMatch['bindings']): string {
-  const names = Object.keys(bindings).sort((a, b) => b.length - a.length)
-  if (names.length === 0) return template
-  const pattern = new RegExp(names.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g')
-  return template.replace(pattern, (name) => bindings[name]?.text ?? name)
 }
 
 function explain(trace: DataFlowTrace, others: number): string {
