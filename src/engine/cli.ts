@@ -5,15 +5,20 @@
  * SARIF log of ours, the scan time limit reached). Files are analyzed in worker processes under a
  * per-file time limit: a file past it is skipped with a warning.
  *
+ * Extra rules (--rules, any number of files or folders of them) are in Parapet's rule format or
+ * Semgrep's, told apart by shape (rules-loader.ts).
+ *
  * With --baseline (an earlier SARIF report), only findings whose fingerprint the baseline lacks
  * are reported, in either format, and --fail-on looks at those alone: a CI gate on new findings.
  */
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile, stat, writeFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { pathToFileURL } from 'node:url'
 import { ANALYZERS, SEVERITIES } from './types.ts'
 import type { AnalyzerName, RuleDocument, Severity } from './types.ts'
-import { RuleValidationError, formatRuleProblem, loadBuiltinRulesLeniently, parseRulesText } from './rules-loader.ts'
+import { RuleValidationError, formatRuleProblem, listRuleFiles, loadBuiltinRulesLeniently, parseRulesTextLeniently, ruleOrigin } from './rules-loader.ts'
+import type { RuleProblem } from './rules-loader.ts'
 import { scanDirectory } from './scan.ts'
 import { formatSeconds } from './worker-pool.ts'
 import type { LogEvent, ScanReport } from './scan.ts'
@@ -25,7 +30,10 @@ const USAGE = `Usage: parapet scan <dir> [options]
 Options:
   --format json|sarif        output format (default json)
   --output <file>            write the report to a file instead of stdout
-  --rules <file>             extra rules (YAML, same format as the built-in rules)
+  --rules <file|folder>      extra rules: a YAML file in Parapet's rule format or a
+                             Semgrep rule file (a top-level rules: list); a folder
+                             means every .yml/.yaml file in it, recursively. May be
+                             given several times
   --no-builtin-rules         run only the rules given with --rules
   --analyzers <list>         comma-separated analyzers to run (default: the full
                              analysis, sast,secrets,dataflow, as a full server scan)
@@ -46,7 +54,8 @@ export interface CliOptions {
   dir: string
   format: 'json' | 'sarif'
   output?: string
-  rulesFile?: string
+  /** --rules, in the order given: files or folders */
+  rulesPaths: string[]
   builtinRules: boolean
   analyzers?: AnalyzerName[]
   failOn?: Severity
@@ -66,7 +75,7 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
     options: {
       format: { type: 'string', default: 'json' },
       output: { type: 'string', short: 'o' },
-      rules: { type: 'string' },
+      rules: { type: 'string', multiple: true },
       'no-builtin-rules': { type: 'boolean', default: false },
       analyzers: { type: 'string' },
       'fail-on': { type: 'string' },
@@ -85,12 +94,13 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
   const options: CliOptions = {
     dir: positionals[0] as string,
     format,
+    rulesPaths: values.rules ?? [],
     builtinRules: !values['no-builtin-rules'],
     fileTimeoutMs: secondsOption(values['file-timeout'], '--file-timeout') ?? DEFAULT_FILE_TIMEOUT_SECONDS * 1000,
     verbose: values.verbose,
   }
   if (values.output) options.output = values.output
-  if (values.rules) options.rulesFile = values.rules
+  if (options.rulesPaths.some((path) => path === '')) throw new UsageError('--rules needs a file or a folder')
   if (values.baseline !== undefined) {
     if (values.baseline === '') throw new UsageError('--baseline needs a SARIF file')
     options.baselineFile = values.baseline
@@ -130,14 +140,54 @@ export function hasFindingAtOrAbove(report: ScanReport, threshold: Severity): bo
   return report.findings.some((finding) => rank(finding.severity) <= rank(threshold))
 }
 
-async function loadRulesFile(path: string): Promise<RuleDocument[]> {
-  let text: string
-  try {
-    text = await readFile(path, 'utf8')
-  } catch (error) {
-    throw new UsageError(`cannot read rules file ${path}: ${error instanceof Error ? error.message : String(error)}`)
+/** The rule files --rules names: a file as given, a folder as the .yml/.yaml files in it, recursively, sorted. */
+async function ruleFilesOf(paths: readonly string[]): Promise<string[]> {
+  const files: string[] = []
+  for (const path of paths) {
+    let isFolder: boolean
+    try {
+      isFolder = (await stat(path)).isDirectory()
+    } catch (error) {
+      throw new UsageError(`cannot read rules ${path}: ${error instanceof Error ? error.message : String(error)}`)
+    }
+    const found = isFolder ? listRuleFiles(path) : [path]
+    if (found.length === 0) throw new UsageError(`--rules ${path}: the folder holds no .yml or .yaml file`)
+    // the same file named twice (a file and its folder) is read once
+    for (const file of found) if (!files.some((known) => resolve(known) === resolve(file))) files.push(file)
   }
-  return parseRulesText(text, path)
+  return files
+}
+
+/**
+ * Every rule of the --rules files. The problems of all files are reported together; an id
+ * defined in two of the files is one of them (within a file, the rules one Semgrep rule becomes,
+ * one per language, share its id).
+ */
+async function loadRules(paths: readonly string[]): Promise<RuleDocument[]> {
+  const rules: RuleDocument[] = []
+  const problems: RuleProblem[] = []
+  const fileOfId = new Map<string, string>()
+  for (const file of await ruleFilesOf(paths)) {
+    let text: string
+    try {
+      text = await readFile(file, 'utf8')
+    } catch (error) {
+      throw new UsageError(`cannot read rules file ${file}: ${error instanceof Error ? error.message : String(error)}`)
+    }
+    const loaded = parseRulesTextLeniently(text, file)
+    problems.push(...loaded.problems)
+    for (const rule of loaded.rules) {
+      const first = fileOfId.get(rule.id)
+      if (first !== undefined && first !== file) {
+        problems.push({ ruleId: rule.id, line: ruleOrigin(rule)?.line ?? 1, message: `duplicate rule id (also defined in ${first})`, source: file })
+        continue
+      }
+      fileOfId.set(rule.id, file)
+      rules.push(rule)
+    }
+  }
+  if (problems.length > 0) throw new RuleValidationError(problems)
+  return rules
 }
 
 /** The fingerprints of an earlier SARIF report; anything else is a usage error. */
@@ -205,7 +255,7 @@ export async function runCli(argv: string[], io: { stdout(text: string): void; s
   const scanTimeoutMs = options.scanTimeoutMs
   const timer = scanTimeoutMs === undefined ? null : setTimeout(() => deadline.abort(new Error(`the scan exceeded its time limit of ${formatSeconds(scanTimeoutMs)}`)), scanTimeoutMs)
   try {
-    const extraRules = options.rulesFile ? await loadRulesFile(options.rulesFile) : []
+    const extraRules = await loadRules(options.rulesPaths)
     // read before the scan: a bad baseline fails at once, not after minutes of analysis
     const baseline = options.baselineFile ? await loadBaseline(options.baselineFile) : null
     const builtin = options.builtinRules ? loadBuiltinRulesLeniently().rules : []

@@ -19,6 +19,7 @@ import { DEFAULT_USER_RULE_SEVERITY, normalizeSeverity, ruleDocumentSchema, titl
 import { DEFAULT_RULE_LIMITS, MAX_YAML_ALIAS_COUNT, ruleValueProblem, tokenizeRuleText } from './rule-limits.ts'
 import type { RuleLimits } from './rule-limits.ts'
 import { compileSemgrepDocument, isSemgrepDocument } from './semgrep/parse.ts'
+import { checkSemgrepPatterns } from './semgrep/evaluate.ts'
 
 export interface RuleProblem {
   ruleId: string | null
@@ -102,6 +103,35 @@ export function parseRulesTextLeniently(
   const docList = Array.from(new Composer({ prettyErrors: false, uniqueKeys: true }).compose(tokenized.tokens))
   // ast-grep compiles rules synchronously: a text whose rules take too long to compile is refused.
   const budget: CompileBudget = { remainingMs: limits.validationBudgetMs }
+
+  /** A Semgrep rule file's rules, each refused whole on any problem; its documents (one per language) share its id. */
+  const addSemgrepRules = (doc: Document.Parsed): typeof BUDGET_SPENT | undefined => {
+    const compiled = compileSemgrepDocument(doc, lineOf, limits)
+    for (const problem of compiled.problems) report(problem.ruleId, problem.line, problem.message)
+    for (const semgrepRule of compiled.rules) {
+      const previous = firstLineById.get(semgrepRule.id)
+      if (previous !== undefined) {
+        report(semgrepRule.id, semgrepRule.line, `duplicate rule id (first defined at line ${previous})`)
+        continue
+      }
+      const patternProblems = semgrepPatternProblems(semgrepRule.documents, budget)
+      if (patternProblems === BUDGET_SPENT) {
+        report(semgrepRule.id, semgrepRule.line, budgetSpent(limits))
+        return BUDGET_SPENT
+      }
+      if (patternProblems.length > 0) {
+        for (const problem of patternProblems) report(semgrepRule.id, problem.line, problem.message)
+        continue
+      }
+      firstLineById.set(semgrepRule.id, semgrepRule.line)
+      for (const rule of semgrepRule.documents) {
+        origins.set(rule, { source: source ?? null, line: semgrepRule.line })
+        rules.push(rule)
+      }
+    }
+    return undefined
+  }
+
   for (const doc of docList) {
     const start = documentStartLine(doc, lineOf)
     const syntaxErrors = doc.errors
@@ -137,22 +167,12 @@ export function parseRulesTextLeniently(
       report(ruleId, start, `this document is ${other}, but the text is ${first} (line ${textFormat.line}); put each format in a text of its own`)
       continue
     }
+    if (format === 'semgrep' && options.builtin) {
+      report(ruleId, start, "built-in rules are written in Parapet's rule format, not Semgrep's")
+      continue
+    }
     if (format === 'semgrep') {
-      const compiled = compileSemgrepDocument(doc, lineOf, limits)
-      for (const problem of compiled.problems) report(problem.ruleId, problem.line, problem.message)
-      for (const semgrepRule of compiled.rules) {
-        // the documents of one Semgrep rule (one per language) share its id
-        const previous = firstLineById.get(semgrepRule.id)
-        if (previous !== undefined) {
-          report(semgrepRule.id, semgrepRule.line, `duplicate rule id (first defined at line ${previous})`)
-          continue
-        }
-        firstLineById.set(semgrepRule.id, semgrepRule.line)
-        for (const rule of semgrepRule.documents) {
-          origins.set(rule, { source: source ?? null, line: semgrepRule.line })
-          rules.push(rule)
-        }
-      }
+      if (addSemgrepRules(doc) === BUDGET_SPENT) break
       continue
     }
 
@@ -360,6 +380,28 @@ function astGrepCompileError(rule: RuleDocument, budget: CompileBudget): Compile
   return null
 }
 
+/**
+ * The patterns, regexes and comparisons of a Semgrep rule's documents that cannot be compiled
+ * for their language (each problem once, though the rule has a document per language), charged
+ * to the budget like ast-grep rules.
+ */
+function semgrepPatternProblems(documents: readonly RuleDocument[], budget: CompileBudget): Array<{ line: number; message: string }> | typeof BUDGET_SPENT {
+  const problems: Array<{ line: number; message: string }> = []
+  for (const document of documents) {
+    if (!document.semgrep || !isCodeLanguage(document.language) || !isLanguageAvailable(document.language)) continue
+    if (budget.remainingMs <= 0) return BUDGET_SPENT
+    const started = performance.now()
+    try {
+      for (const problem of checkSemgrepPatterns(document.semgrep, document.language)) {
+        if (!problems.some((known) => known.line === problem.line && known.message === problem.message)) problems.push(problem)
+      }
+    } finally {
+      budget.remainingMs -= performance.now() - started
+    }
+  }
+  return problems
+}
+
 /** ast-grep reports nested causes on separate `|->` lines; keep them on one line. */
 function flattenAstGrepError(message: string): string {
   return message
@@ -384,7 +426,8 @@ export function builtinRulesDir(): string {
   return fileURLToPath(new URL('./rules/', import.meta.url))
 }
 
-function listRuleFiles(dir: string): string[] {
+/** The .yml/.yaml files under `dir`, recursively, sorted by path; none when it cannot be read. */
+export function listRuleFiles(dir: string): string[] {
   let entries
   try {
     entries = readdirSync(dir, { withFileTypes: true })

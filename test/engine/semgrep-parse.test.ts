@@ -72,6 +72,12 @@ describe('Semgrep rule files: shape and compilation', () => {
     expect(ours[0]?.rule).toEqual({ pattern: 'eval($X)' })
   })
 
+  it('keeps the built-in rules in Parapet\'s format', () => {
+    expect(() => parseRulesText(semgrepRule('    pattern: eval($X)'), 'builtin.yml', { builtin: true, limits: null })).toThrow(
+      'builtin.yml: document (line 1): built-in rules are written in Parapet\'s rule format, not Semgrep\'s',
+    )
+  })
+
   it('refuses a text that mixes the two formats, naming the line of the odd document', () => {
     const text = `${semgrepRule('    pattern: eval($X)')}\n---\nid: ours\nlanguage: python\nmessage: m\nrule:\n  pattern: f()\n`
     expect(problemsOf(text)).toEqual([
@@ -335,7 +341,10 @@ describe('Semgrep rule files: what is refused, by rule, line and feature', () =>
     ['a taint rule without sinks', '    mode: taint\n    pattern-sources: [{ pattern: f() }]', '(line 2): mode: taint needs pattern-sinks'],
     ['a pattern in taint mode', '    mode: taint\n    pattern: f()\n    pattern-sources: [{ pattern: f() }]\n    pattern-sinks: [{ pattern: g() }]', '(line 7): pattern is not valid in mode: taint'],
     ['a metavariable that is not one', '    patterns:\n      - pattern: f($X)\n      - focus-metavariable: X', '(line 8): focus-metavariable must be a metavariable like $X, got "X"'],
-    ['a regex JavaScript cannot run', '    pattern-regex: "a(?<=b+"', '(line 6): pattern-regex is not a regular expression Parapet can run'],
+    ['a regex that cannot run', '    pattern-regex: "a(?<=b+"', '(line 6): invalid pattern-regex: '],
+    ['a metavariable-regex that cannot run', '    patterns:\n      - pattern: f($X)\n      - metavariable-regex:\n          metavariable: $X\n          regex: "(unclosed"', '(line 8): invalid metavariable-regex: '],
+    ['pattern code that does not parse in the language', '    patterns:\n      - pattern: f($X)\n      - pattern-not: "def f(:"', '(line 8): pattern `def f(:` cannot be used for python'],
+    ['a comparison that is not one', '    patterns:\n      - pattern: f($X)\n      - metavariable-comparison:\n          comparison: $X >>> 1', '(line 8): invalid metavariable-comparison: '],
     ['metavariable-pattern in another unsupported language', '    patterns:\n      - pattern: f($X)\n      - metavariable-pattern:\n          metavariable: $X\n          language: generic\n          pattern: g', '(line 10): metavariable-pattern.language: generic (text) matching is not supported'],
   ]
 
@@ -355,6 +364,12 @@ describe('Semgrep rule files: what is refused, by rule, line and feature', () =>
     expect(problemsOf(semgrepRule('    pattern: f()', { languages: '[solidity]' }))[0]).toContain('(line 5): languages: language "solidity" is not supported (supported: python, javascript, typescript, java, go,')
   })
 
+  it('refuses a rule whose pattern one of its languages cannot parse, naming that language', () => {
+    expect(problemsOf(semgrepRule('    pattern: "lambda $X: $X"', { languages: '[python, java]' }))).toEqual([
+      'rule "no-eval" (line 6): pattern `lambda $X: $X` cannot be used for java: `lambda $X: $X` does not parse as java',
+    ])
+  })
+
   it('reports every problem of a rule, and the problems of every rule, the valid ones of the file refused with them', () => {
     const text = [
       'rules:',
@@ -362,7 +377,7 @@ describe('Semgrep rule files: what is refused, by rule, line and feature', () =>
       '    message: m',
       '    severity: HIGH',
       '    languages: [python]',
-      '    mode: join',
+      '    pattern-where-python: vars["$X"]',
       '    fix-regex: { regex: a, replacement: b }',
       '  - id: second',
       '    languages: [python]',
@@ -384,8 +399,9 @@ describe('Semgrep rule files: what is refused, by rule, line and feature', () =>
       '    pattern: f()',
     ].join('\n')
     expect(problemsOf(text)).toEqual([
+      'rule "first" (line 6): pattern-where-python is not supported (it runs arbitrary Python)',
       'rule "first" (line 7): fix-regex is not supported (use fix with metavariables)',
-      'rule "first" (line 6): mode: join is not supported',
+      'rule "first" (line 2): a rule needs one of pattern, patterns, pattern-either, pattern-regex',
       'rule "second" (line 8): missing required field "message"',
       'rule "second" (line 8): missing required field "severity"',
       'rule "fourth" (line 21): duplicate rule id (first defined at line 16)',
@@ -413,5 +429,10 @@ describe('Semgrep rule files: what is refused, by rule, line and feature', () =>
 
     const laughs = ['a: &a [x, x, x, x, x, x, x, x, x, x]', 'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]', 'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]', 'rules: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]'].join('\n')
     expect(problemsOf(laughs)[0]).toMatch(/YAML aliases expand too much/)
+
+    // compiling patterns is charged to the text's validation budget, as ast-grep rules are
+    expect(problemsOf(semgrepRule('    pattern: eval($X)'), { ...DEFAULT_RULE_LIMITS, validationBudgetMs: 0 })).toEqual([
+      'rule "no-eval" (line 2): compiling the rules took more than 0 ms, the limit for one text; the rules from here on were not validated (split the text or simplify its regexes)',
+    ])
   })
 })

@@ -7,6 +7,31 @@ import { EVAL_RULES } from '../support/rules.ts'
 const app = useTestApp()
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000'
 const RULES = EVAL_RULES
+/** A Semgrep rule file, as a team moving to Parapet pastes it: a search rule and a taint rule. */
+const SEMGREP_RULES = `rules:
+  - id: python-eval
+    message: eval() runs $X as code
+    severity: ERROR
+    languages: [python]
+    metadata:
+      cwe: "CWE-95: Eval Injection"
+    patterns:
+      - pattern: eval($X)
+      - pattern-not: eval("...")
+  - id: flask-sql
+    message: request data reaches a SQL query
+    severity: HIGH
+    languages: [python]
+    mode: taint
+    pattern-sources:
+      - pattern: flask.request.args.get(...)
+    pattern-sinks:
+      - patterns:
+          - pattern: $CURSOR.execute($QUERY, ...)
+          - focus-metavariable: $QUERY
+    pattern-sanitizers:
+      - pattern: int(...)
+`
 
 async function arrange() {
   const caller = await makeApiKeyPrincipal(app.db.orm, { userId: 'carol' })
@@ -117,6 +142,34 @@ remediation: r
     expect(update.status).toBe(422)
     expect(update.body.detail[0].loc).toEqual(['body', 'rules_text'])
     expect((await app.request(`/api/rulesets/${created.body.id}`, { headers: caller.headers })).body.rules_text).toBe(RULES)
+  })
+
+  it('accepts a Semgrep rule file as rules_text (201), stored as written', async () => {
+    const { caller } = await arrange()
+    const response = await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'from semgrep', rules_text: SEMGREP_RULES } })
+    expect(response.status, response.text).toBe(201)
+    expect(response.body.rules_text).toBe(SEMGREP_RULES)
+  })
+
+  it('answers 422 on a Semgrep feature Parapet cannot run, naming the rule, the line and the feature, on create and update', async () => {
+    const { caller } = await arrange()
+    const join = `${SEMGREP_RULES}  - id: joined-flows\n    message: m\n    severity: WARNING\n    languages: [python]\n    mode: join\n    join:\n      rules: []\n`
+    const response = await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'joined', rules_text: join } })
+    expect(response.status).toBe(422)
+    expect(response.body.detail).toEqual([
+      { loc: ['body', 'rules_text'], msg: 'rule "joined-flows" (line 28): mode: join is not supported', type: 'value_error' },
+    ])
+    expectNoInternals(response)
+
+    const created = await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'semgrep, then joined', rules_text: SEMGREP_RULES } })
+    const update = await app.request(`/api/rulesets/${created.body.id}`, { method: 'PATCH', headers: caller.headers, json: { rules_text: join } })
+    expect(update.status).toBe(422)
+    expect(update.body.detail[0].msg).toBe('rule "joined-flows" (line 28): mode: join is not supported')
+    expect((await app.request(`/api/rulesets/${created.body.id}`, { headers: caller.headers })).body.rules_text).toBe(SEMGREP_RULES)
+
+    const graphql = await app.graphql('mutation($input: CreateRulesetInput!) { createRuleset(input: $input) { id } }', { input: { name: 'joined over graphql', rulesText: join } }, caller.headers)
+    expect(graphql.body.errors[0].extensions.code).toBe('BAD_USER_INPUT')
+    expect(graphql.body.errors[0].extensions.issues.map((issue: { msg: string }) => issue.msg)).toEqual(['rule "joined-flows" (line 28): mode: join is not supported'])
   })
 
   it('answers BAD_USER_INPUT over GraphQL with the same problems', async () => {

@@ -19,6 +19,8 @@ import type { CompiledPattern, PatternStep, Placeholder } from './pattern.ts'
 import { evaluateComparison, parseComparison } from './comparison.ts'
 import { aliasVariants, importAliases } from './imports.ts'
 import { declaredTypes, typeMatches } from './types-of.ts'
+import { regexFilter } from '../regex-filter.ts'
+import type { RegexFilter } from '../regex-filter.ts'
 
 type Bindings = Record<string, SemgrepBinding>
 
@@ -253,6 +255,9 @@ class Evaluator {
   private regex(source: string): SemgrepMatch[] {
     const regex = toJsRegex(source, 'gmd')
     const text = this.text.slice(this.scope.start, this.scope.end)
+    // The JavaScript engine backtracks; a text the deterministic prefilter rules out never reaches it.
+    const filter = prefilterOf(source)
+    if (filter && !filter.test(text)) return []
     const matches: SemgrepMatch[] = []
     for (const found of text.matchAll(regex)) {
       if (found[0] === '') continue
@@ -405,6 +410,23 @@ class Evaluator {
       }
     }
   }
+}
+
+const prefilters = new Map<string, RegexFilter | null>()
+
+/** The linear-time prefilter of a Semgrep regex (regex-filter.ts), or null when it has none. */
+function prefilterOf(source: string): RegexFilter | null {
+  let filter = prefilters.get(source)
+  if (filter === undefined) {
+    try {
+      filter = regexFilter(source.replace(/\(\?P</g, '(?<'))
+    } catch {
+      filter = null
+    }
+    if (prefilters.size >= 1000) prefilters.clear()
+    prefilters.set(source, filter)
+  }
+  return filter
 }
 
 function plainMatch({ start, end, bindings }: SemgrepMatch): SemgrepMatch {

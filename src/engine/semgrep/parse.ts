@@ -313,8 +313,8 @@ function refusedKey(key: string): string | null {
 type FormulaPlace = 'rule' | 'either' | 'patterns' | 'not' | 'metavariable-pattern' | 'taint'
 
 /**
- * The formula of a mapping holding exactly one formula operator among `allowed` (other keys are
- * the caller's, listed in `extra`).
+ * The formula of a mapping holding exactly one of `pattern`, `patterns`, `pattern-either`,
+ * `pattern-regex`; the keys in `extra` are the caller's (a taint entry's options...).
  */
 function formulaOf(node: Extract<Located, { kind: 'map' }>, place: FormulaPlace, scope: RuleScope, extra: ReadonlySet<string>, what: string): SemgrepFormula {
   const operators = node.entries.filter((item) => !extra.has(item.key))
@@ -353,16 +353,9 @@ function operatorFormula(key: string, value: Located, line: number, place: Formu
   }
 }
 
+/** A regex operand; whether it compiles is checked with the patterns (checkSemgrepPatterns). */
 function regexText(node: Located, field: string, scope: RuleScope): string {
-  const value = text(node, field, scope)
-  // Semgrep's regexes are PCRE2; the engine uses JavaScript's, close enough for most rules,
-  // but a regex JavaScript cannot read is refused here rather than at match time.
-  try {
-    new RegExp(value.replace(/\(\?P</g, '(?<'), 'mu')
-  } catch (error) {
-    refuse(node.line, `${field} is not a regular expression Parapet can run: ${error instanceof Error ? error.message : String(error)}`)
-  }
-  return value
+  return text(node, field, scope)
 }
 
 /** One entry of `pattern-either`: a positive formula, or `pattern-inside` (kept as an inside-only `patterns`). */
@@ -621,6 +614,19 @@ function compileRule(node: Located, limits: RuleLimits): { id: string | null; li
   if (!idEntry) scope.report(node.line, 'missing required field "id"')
   else if (id !== null && !RULE_ID.test(id)) scope.report(idEntry.value.line, 'id must be dot-separated words of letters, digits, "-" or "_"')
 
+  const field = (key: string) => entry(node, key)
+  let mode: SemgrepRule['mode'] = 'search'
+  const modeEntry = field('mode')
+  if (modeEntry) {
+    const word = scope.attempt(() => text(modeEntry.value, 'mode', scope).trim())
+    if (word === 'taint' || word === 'search') mode = word
+    else {
+      // join and extract rules have keys of their own: the rest of the rule is not read
+      if (word !== undefined) scope.report(modeEntry.keyLine, `mode: ${word} is not supported`)
+      return { id, line, documents: [], problems: scope.problems }
+    }
+  }
+
   for (const item of node.entries) {
     const refused = refusedKey(item.key)
     if (refused) scope.report(item.keyLine, refused)
@@ -628,8 +634,9 @@ function compileRule(node: Located, limits: RuleLimits): { id: string | null; li
     else if (!RULE_KEYS.has(item.key)) scope.report(item.keyLine, `unknown field "${item.key}"`)
   }
 
-  const field = (key: string) => entry(node, key)
-  const message = field('message') ? scope.attempt(() => text((field('message') as { value: Located }).value, 'message', scope, { limit: false })) : (scope.report(node.line, 'missing required field "message"'), undefined)
+  const messageEntry = field('message')
+  if (!messageEntry) scope.report(node.line, 'missing required field "message"')
+  const message = messageEntry ? scope.attempt(() => text(messageEntry.value, 'message', scope, { limit: false })) : undefined
 
   let severity: Severity | undefined
   const severityEntry = field('severity')
@@ -654,24 +661,10 @@ function compileRule(node: Located, limits: RuleLimits): { id: string | null; li
     }
   }
 
-  let mode: SemgrepRule['mode'] | null = 'search'
-  const modeEntry = field('mode')
-  if (modeEntry) {
-    const word = scope.attempt(() => text(modeEntry.value, 'mode', scope).trim())
-    if (word === 'taint' || word === 'search') mode = word
-    else {
-      // join and extract rules have keys of their own: the rest of the rule is not read
-      if (word !== undefined) scope.report(modeEntry.keyLine, `mode: ${word} is not supported`)
-      mode = null
-    }
-  }
-
   let formula: SemgrepFormula | undefined
   let taint: SemgrepTaint | undefined
   const formulaKeys = ['pattern', 'patterns', 'pattern-either', 'pattern-regex'].filter((key) => field(key))
-  if (mode === null) {
-    // refused above
-  } else if (mode === 'taint') {
+  if (mode === 'taint') {
     for (const key of formulaKeys) scope.report((field(key) as { keyLine: number }).keyLine, `${key} is not valid in mode: taint (use pattern-sources and pattern-sinks)`)
     taint = taintOf(node, scope)
   } else {
@@ -697,7 +690,7 @@ function compileRule(node: Located, limits: RuleLimits): { id: string | null; li
   const metadataEntry = field('metadata')
   if (metadataEntry && metadataEntry.value.kind !== 'map') scope.report(metadataEntry.keyLine, `metadata must be a mapping, got ${describe(metadataEntry.value)}`)
 
-  if (scope.problems.length > 0 || id === null || message === undefined || severity === undefined || languages.length === 0 || mode === null) {
+  if (scope.problems.length > 0 || id === null || message === undefined || severity === undefined || languages.length === 0) {
     return { id, line, documents: [], problems: scope.problems }
   }
   const semgrep: SemgrepRule = {
