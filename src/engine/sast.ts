@@ -29,6 +29,7 @@ import type { MatchSpan } from './findings.ts'
 import type { SourceFile } from './source-file.ts'
 import { evaluateFormula } from './semgrep/evaluate.ts'
 import { semgrepPathSelected } from './semgrep/paths.ts'
+import { semgrepPrecondition } from './semgrep/precondition.ts'
 import type { SemgrepBinding, SemgrepFormula, SemgrepRule } from './semgrep/types.ts'
 
 export const SAST_VERSION = '1.0'
@@ -119,8 +120,8 @@ function referencedUtils(value: unknown, names: string[] = []): string[] {
 
 function compile(doc: RuleDocument): CompiledRule {
   if (doc.semgrep) {
-    // Semgrep rules have no ast-grep part to take preconditions from: they run on every file of their language.
-    return { doc, severity: doc.severity as Severity, config: null, formula: doc.semgrep.formula ?? null, precondition: [], filters: [] }
+    const formula = doc.semgrep.formula ?? null
+    return { doc, severity: doc.severity as Severity, config: null, formula, precondition: semgrepPrecondition(formula ?? undefined), filters: [] }
   }
   const parts: RuleParts = {
     rule: doc.rule,

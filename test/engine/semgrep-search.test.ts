@@ -10,6 +10,7 @@ import type { Finding, LogEvent } from '../../src/engine/index.ts'
 import { parseRulesText } from '../../src/engine/rules-loader.ts'
 import { ensureLanguagesRegistered, napiLanguage } from '../../src/engine/languages.ts'
 import { checkSemgrepPatterns, evaluateFormula } from '../../src/engine/semgrep/evaluate.ts'
+import { emptySastMetrics } from '../../src/engine/sast.ts'
 import type { SemgrepRule } from '../../src/engine/semgrep/types.ts'
 import { source } from './support/helpers.ts'
 
@@ -258,6 +259,17 @@ describe('Semgrep rules in the sast analyzer', () => {
   it('run JavaScript rules on TypeScript files, and keep nosemgrep comments working', async () => {
     const rule = semgrepRule('javascript', 'pattern: eval($X)')
     expect(await matchedLines(rule, 'a.ts', 'const a: string = eval(x)\neval(y) // nosemgrep\neval(z) // nosemgrep: other.rule\n')).toEqual([1, 3])
+  })
+
+  it('skip, without parsing, files that lack the words every match needs, but still follow import aliases', async () => {
+    const metrics = emptySastMetrics()
+    const rule = semgrepRule('python', 'pattern-either:\n  - pattern: subprocess.call(...)\n  - pattern: os.system(...)')
+    const report = await scanSources(
+      [source('a.py', 'print(1)\n'), source('b.py', 'from subprocess import call as run\nrun(x)\n'), source('c.py', 'import os\nos.system(x)\n')],
+      { analyzers: ['sast'], builtinRules: false, extraRules: parseRulesText(rule), workers: 0, sastMetrics: metrics },
+    )
+    expect(report.findings.map((finding) => `${finding.filePath}:${finding.lineNumber}`).sort()).toEqual(['b.py:2', 'c.py:2'])
+    expect(metrics).toMatchObject({ filesParsed: 2, filesNotParsed: 1 })
   })
 
   it('leave taint-mode rules to the data-flow analysis', async () => {

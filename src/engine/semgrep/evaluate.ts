@@ -14,7 +14,7 @@ import { parse } from '@ast-grep/napi'
 import type { SgNode } from '@ast-grep/napi'
 import { isCodeLanguage, isLanguageAvailable, napiLanguage } from '../languages.ts'
 import type { SemgrepBinding, SemgrepClause, SemgrepFormula, SemgrepMatch, SemgrepRule } from './types.ts'
-import { PatternError, compilePattern, toJsRegex } from './pattern.ts'
+import { PatternError, compilePattern, toJsRegex, unescapeQuotes } from './pattern.ts'
 import type { CompiledPattern, PatternStep, Placeholder } from './pattern.ts'
 import { evaluateComparison, parseComparison } from './comparison.ts'
 import { aliasVariants, importAliases } from './imports.ts'
@@ -171,7 +171,8 @@ class Evaluator {
               return []
             })
     }
-    if (ranges === null) throw new PatternError('`patterns` needs a positive pattern or a pattern-inside')
+    // Only negative terms (inside metavariable-pattern): they filter the captured code itself.
+    ranges ??= [{ start: this.scope.start, end: this.scope.end, bindings: {} }]
     for (const clause of clauses) {
       if (ranges.length === 0) return []
       switch (clause.kind) {
@@ -316,9 +317,12 @@ class Evaluator {
   private step(step: PatternStep, compiled: CompiledPattern): Array<SemgrepMatch & { node: SgNode }> {
     const searchRoot = this.scope.node ?? this.root
     const found: Array<SemgrepMatch & { node: SgNode }> = []
+    const lone = isLoneMetavariable(step)
     for (const node of searchRoot.findAll(step.config)) {
       const range = node.range()
       if (range.start.index < this.scope.start || range.end.index > this.scope.end) continue
+      // A lone `$X` matches code, not the pieces of a string literal or punctuation.
+      if (lone && (!node.isNamed() || isStringPiece(node))) continue
       const bindings = this.bindingsOf(node, compiled)
       if (bindings) found.push({ start: range.start.index, end: range.end.index, bindings, node })
     }
@@ -389,6 +393,8 @@ class Evaluator {
     switch (placeholder.kind) {
       case 'string':
         return isStringLiteral(captured) ? {} : null
+      case 'string-value':
+        return isStringLiteral(captured) && unescapeQuotes(stringContent(captured.text())) === placeholder.value ? {} : null
       case 'string-regex': {
         if (!isStringLiteral(captured)) return null
         placeholder.regex.lastIndex = 0
@@ -453,8 +459,20 @@ function capture(node: SgNode, name: string, multi: boolean, fileText: string): 
 
 const STRING_KINDS = /^(?:string|string_literal|interpreted_string_literal|raw_string_literal|template_string|string_fragment|concatenated_string|text_block|character_literal)$/
 
+/** A string literal without interpolation (an f-string or a template with `${}` is code, not a literal). */
 function isStringLiteral(node: SgNode): boolean {
-  return STRING_KINDS.test(String(node.kind()))
+  if (!STRING_KINDS.test(String(node.kind()))) return false
+  return !node.children().some((child) => /^(?:interpolation|template_substitution)$/.test(String(child.kind())))
+}
+
+function isStringPiece(node: SgNode): boolean {
+  const parent = node.parent()
+  return parent !== null && STRING_KINDS.test(String(parent.kind()))
+}
+
+function isLoneMetavariable(step: PatternStep): boolean {
+  const pattern = (step.config.rule as { pattern?: unknown }).pattern
+  return typeof pattern === 'string' && /^\s*\$[A-Z_][A-Z0-9_]*\s*$/.test(pattern)
 }
 
 function stringContent(literal: string): string {

@@ -24,6 +24,8 @@ import type { CodeLanguage } from '../languages.ts'
 export type Placeholder =
   | { readonly kind: 'string' }
   | { readonly kind: 'string-regex'; readonly regex: RegExp }
+  /** a string literal with this content, whatever its quotes (`"md5"` matches `'md5'`) */
+  | { readonly kind: 'string-value'; readonly value: string }
   | { readonly kind: 'deep'; readonly inner: CompiledPattern }
   /** a user metavariable (the key is its own name) whose expression must have this type */
   | { readonly kind: 'typed'; readonly type: string }
@@ -75,6 +77,13 @@ export function compilePattern(pattern: string, language: string): CompiledPatte
 
 const METAVARIABLE = /\$(\$\$)?([A-Z_][A-Z0-9_]*)/g
 const STRING_QUOTES = new Set(['"', "'", '`'])
+/** Languages where a string may be written with either quote (and Go's raw strings): Semgrep matches the value. */
+const ANY_QUOTES = new Set(['javascript', 'typescript', 'tsx', 'python', 'go'])
+
+/** A string's content with quote escapes resolved, to compare contents written with different quotes. */
+export function unescapeQuotes(content: string): string {
+  return content.replace(/\\(["'`])/g, '$1')
+}
 
 class Translator {
   private readonly placeholders: Record<string, Placeholder> = {}
@@ -160,7 +169,9 @@ class Translator {
         const content = literal.slice(quote, literal.length - quote)
         if (content === '...') out += this.generated({ kind: 'string' })
         else if (/^=~\/.*\/[a-z]*$/s.test(content)) out += this.generated({ kind: 'string-regex', regex: stringRegex(content) })
-        else out += literal
+        else if (ANY_QUOTES.has(this.language) && !/\$\{|^[fF]|^\w*[{]/.test(literal) && !/[{}]/.test(content)) {
+          out += this.generated({ kind: 'string-value', value: unescapeQuotes(content) })
+        } else out += literal
         i = end
         continue
       }
@@ -184,8 +195,7 @@ class Translator {
         continue
       }
       if (text.startsWith('...', i)) {
-        // A statement `...` in a language whose statements end with `;` is written `$$$;` there.
-        out += STATEMENT_SEMICOLON.has(this.language) && isStatementPosition(text, i) ? '$$$;' : '$$$'
+        out += '$$$'
         i += 3
         continue
       }
@@ -234,6 +244,8 @@ class Translator {
   }
 
   private config(text: string): NapiConfig {
+    // A lone metavariable matches any node; a wrapper would narrow it to one kind.
+    if (/^\s*\$[A-Z_][A-Z0-9_]*\s*$/.test(text)) return { rule: { pattern: text.trim() } }
     const parsed = parseFragment(text, this.language)
     if (!parsed && !parsesAsPattern(text, this.language)) throw new PatternError(`\`${text.trim()}\` does not parse as ${this.language}`)
     if (!parsed || parsed.offset === 0) return { rule: { pattern: text } }
@@ -307,16 +319,6 @@ function innermostContainer(node: SgNode, start: number, end: number): SgNode | 
 function parsesAsPattern(text: string, language: CodeLanguage): boolean {
   if (parseFragment(text, language)) return true
   return SEMICOLON_LANGUAGES.has(language) && parseFragment(`${text};`, language) !== null
-}
-
-const STATEMENT_SEMICOLON = new Set<CodeLanguage>(['java', 'c', 'cpp', 'csharp', 'php'])
-
-/** Whether the `...` at `at` stands where a statement would: after `{`, `;`, `}` (or first) and before `}` or a line end. */
-function isStatementPosition(text: string, at: number): boolean {
-  const before = text.slice(0, at).trimEnd()
-  const after = text.slice(at + 3)
-  if (after.startsWith(';')) return false
-  return (before === '' || /[{;}]$/.test(before)) && /^[ \t]*(?:\}|\n|$)/.test(after)
 }
 
 const SEMICOLON_LANGUAGES = new Set<CodeLanguage>(['java', 'c', 'cpp', 'csharp', 'php', 'rust', 'kotlin', 'scala', 'swift'])

@@ -72,6 +72,9 @@ export function typeMatches(node: SgNode, type: string, types: DeclaredTypes, la
   const wanted = normalizeType(type)
   const kind = String(node.kind())
   if (kind === 'identifier') return types.get(node.text())?.has(wanted) ?? false
+  // `this.name`: a field or (TypeScript) a constructor parameter property
+  const member = /^this\s*\.\s*([A-Za-z_$][\w$]*)$/.exec(node.text())
+  if (member && (kind === 'member_expression' || kind === 'field_access')) return types.get(member[1] as string)?.has(wanted) ?? false
   if (kind === 'cast_expression' && language === 'java') return normalizeType(node.field('type')?.text() ?? '') === wanted
   if (kind === 'parenthesized_expression') {
     const inner = node.children().find((child) => child.isNamed())
