@@ -103,7 +103,7 @@ describe('findings of Semgrep rules', () => {
     expect(pickle?.confidence).toBeGreaterThan(findings.get('python-marshal-loads')?.confidence ?? 1)
   })
 
-  it('interpolate metavariables (and pattern-regex named groups) in messages in every language', async () => {
+  it('interpolate metavariables (the sink's in taint rules, pattern-regex named groups) in messages in every language', async () => {
     expect((await findingsOf('javascript/metadata.yaml')).get('js-document-write')).toMatchObject({
       description: 'document.write() of banner.html',
       severity: 'medium',
@@ -112,6 +112,12 @@ describe('findings of Semgrep rules', () => {
     })
     expect((await findingsOf('java/metadata.yaml')).get('java-system-exit')).toMatchObject({ description: 'System.exit(3) stops the whole server', severity: 'low' })
     expect((await findingsOf('java/metadata.yaml')).get('java-xxe-document-builder')).toMatchObject({ severity: 'high', cweIds: ['CWE-611'], category: 'xxe' })
+    expect((await findingsOf('python/taint.yaml')).get('python-flask-sql-injection')).toMatchObject({
+      description: 'cursor runs a query built from request data',
+      analyzer: 'sast',
+      cweIds: ['CWE-89'],
+      category: 'sql-injection',
+    })
     expect((await findingsOf('go/regex.yaml')).get('go-internal-http-url')?.description).toBe('billing.corp.example.com is called over plain HTTP')
     expect((await findingsOf('go/metadata.yaml')).get('go-template-html-unescaped')).toMatchObject({
       description: 'template.HTML(comment) turns off escaping',
