@@ -103,7 +103,7 @@ describe('findings of Semgrep rules', () => {
     expect(pickle?.confidence).toBeGreaterThan(findings.get('python-marshal-loads')?.confidence ?? 1)
   })
 
-  it('interpolate metavariables (the sink's in taint rules, pattern-regex named groups) in messages in every language', async () => {
+  it('interpolate metavariables (those of a taint rule sink, pattern-regex named groups) in messages in every language', async () => {
     expect((await findingsOf('javascript/metadata.yaml')).get('js-document-write')).toMatchObject({
       description: 'document.write() of banner.html',
       severity: 'medium',
