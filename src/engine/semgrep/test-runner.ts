@@ -17,7 +17,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, dirname, join, relative, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { Finding } from '../types.ts'
+import type { Finding, RuleDocument } from '../types.ts'
 import { RuleValidationError, formatRuleProblem, parseRulesText } from '../rules-loader.ts'
 import { scanSources } from '../scan.ts'
 import { evaluateFixture, fixtureLanguage, parseFixtureAnnotations } from '../fixtures.ts'
@@ -183,7 +183,7 @@ export async function testRuleFile(folder: string, ruleFile: string): Promise<Ru
   if (targets.length === 0) problems.push(`${ruleFile}: no test target (expected a file such as ${basename(ruleFile).replace(RULE_FILE, '')}.py beside it)`)
 
   let ruleIds: string[]
-  let documents
+  let documents: RuleDocument[]
   try {
     documents = parseRulesText(readFileSync(join(folder, ruleFile), 'utf8'), ruleFile)
     ruleIds = [...new Set(documents.map((rule) => rule.id))]
