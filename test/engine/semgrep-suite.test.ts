@@ -12,7 +12,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse as parseYaml } from 'yaml'
 import { describe, expect, it } from 'vitest'
-import { describeFailures, findRuleFiles, runRuleTests, testRuleFile } from '../../src/engine/semgrep/test-runner.ts'
+import { fixtureLanguage } from '../../src/engine/fixtures.ts'
+import { describeFailures, findRuleFiles, ruleTestAnnotations, runRuleTests, targetsOf, testRuleFile } from '../../src/engine/semgrep/test-runner.ts'
 import type { Finding } from '../../src/engine/types.ts'
 import { projectRoot } from './support/cli.ts'
 import { tempTree } from './support/helpers.ts'
@@ -61,6 +62,21 @@ describe('the suite covers', () => {
       expect(OPERATORS.filter((operator) => !used.has(operator))).toEqual([])
     })
   }
+
+  it('every rule with at least one ruleid: case', () => {
+    const unexercised = RULE_FILES.flatMap((ruleFile) => {
+      const ids = (parseYaml(readFileSync(join(SUITE, ruleFile), 'utf8')) as { rules: Array<{ id: string }> }).rules.map((rule) => rule.id)
+      const positive = new Set(
+        targetsOf(SUITE, ruleFile).flatMap((target) => {
+          const text = readFileSync(join(SUITE, target), 'utf8')
+          const language = fixtureLanguage(target, text)
+          return language ? ruleTestAnnotations(text, language).filter((annotation) => annotation.kind.endsWith('ruleid')).map((annotation) => annotation.ruleId) : []
+        }),
+      )
+      return ids.filter((id) => !positive.has(id)).map((id) => `${ruleFile}: ${id}`)
+    })
+    expect(unexercised).toEqual([])
+  })
 
   it('typed metavariables in Java, Go and TypeScript', () => {
     const texts = (folder: string) => RULE_FILES.filter((file) => file.startsWith(`${folder}/`)).map((file) => readFileSync(join(SUITE, file), 'utf8')).join('\n')

@@ -138,7 +138,8 @@ export function trailingAnnotations(text: string, language: FileLanguage): Fixtu
   return annotations
 }
 
-function annotationsOf(text: string, language: FileLanguage): FixtureAnnotation[] {
+/** Every annotation of a test target: on comment lines (the fixture convention) and at line ends. */
+export function ruleTestAnnotations(text: string, language: FileLanguage): FixtureAnnotation[] {
   return [...parseFixtureAnnotations(text, language), ...trailingAnnotations(text, language)]
 }
 
@@ -201,7 +202,7 @@ export async function testRuleFile(folder: string, ruleFile: string): Promise<Ru
       problems.push(`${target}: not a file of a language rules run on`)
       continue
     }
-    files.push({ path: target, absolutePath: join(folder, target), language, text, annotations: annotationsOf(text, language) })
+    files.push({ path: target, absolutePath: join(folder, target), language, text, annotations: ruleTestAnnotations(text, language) })
   }
 
   // Targets are scanned under their own names: a rule's `paths:` sees `name.ext`, whatever the folder.
