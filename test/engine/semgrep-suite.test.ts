@@ -12,7 +12,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse as parseYaml } from 'yaml'
 import { describe, expect, it } from 'vitest'
-import { describeFailures, findRuleFiles, runRuleTests, testRuleFile } from '../../src/engine/semgrep/test-runner.ts'
+import { fixtureLanguage } from '../../src/engine/fixtures.ts'
+import { describeFailures, findRuleFiles, ruleTestAnnotations, runRuleTests, targetsOf, testRuleFile } from '../../src/engine/semgrep/test-runner.ts'
 import type { Finding } from '../../src/engine/types.ts'
 import { projectRoot } from './support/cli.ts'
 import { tempTree } from './support/helpers.ts'
@@ -62,6 +63,21 @@ describe('the suite covers', () => {
     })
   }
 
+  it('every rule with at least one ruleid: case', () => {
+    const unexercised = RULE_FILES.flatMap((ruleFile) => {
+      const ids = (parseYaml(readFileSync(join(SUITE, ruleFile), 'utf8')) as { rules: Array<{ id: string }> }).rules.map((rule) => rule.id)
+      const positive = new Set(
+        targetsOf(SUITE, ruleFile).flatMap((target) => {
+          const text = readFileSync(join(SUITE, target), 'utf8')
+          const language = fixtureLanguage(target, text)
+          return language ? ruleTestAnnotations(text, language).filter((annotation) => annotation.kind.endsWith('ruleid')).map((annotation) => annotation.ruleId) : []
+        }),
+      )
+      return ids.filter((id) => !positive.has(id)).map((id) => `${ruleFile}: ${id}`)
+    })
+    expect(unexercised).toEqual([])
+  })
+
   it('typed metavariables in Java, Go and TypeScript', () => {
     const texts = (folder: string) => RULE_FILES.filter((file) => file.startsWith(`${folder}/`)).map((file) => readFileSync(join(SUITE, file), 'utf8')).join('\n')
     expect(texts('java')).toMatch(/\((?:[\w.]+) \$[A-Z_]+\)\./)
@@ -103,7 +119,7 @@ describe('findings of Semgrep rules', () => {
     expect(pickle?.confidence).toBeGreaterThan(findings.get('python-marshal-loads')?.confidence ?? 1)
   })
 
-  it('interpolate metavariables (and pattern-regex named groups) in messages in every language', async () => {
+  it('interpolate metavariables (those of a taint rule sink, pattern-regex named groups) in messages in every language', async () => {
     expect((await findingsOf('javascript/metadata.yaml')).get('js-document-write')).toMatchObject({
       description: 'document.write() of banner.html',
       severity: 'medium',
@@ -112,6 +128,12 @@ describe('findings of Semgrep rules', () => {
     })
     expect((await findingsOf('java/metadata.yaml')).get('java-system-exit')).toMatchObject({ description: 'System.exit(3) stops the whole server', severity: 'low' })
     expect((await findingsOf('java/metadata.yaml')).get('java-xxe-document-builder')).toMatchObject({ severity: 'high', cweIds: ['CWE-611'], category: 'xxe' })
+    expect((await findingsOf('python/taint.yaml')).get('python-flask-sql-injection')).toMatchObject({
+      description: 'cursor runs a query built from request data',
+      analyzer: 'sast',
+      cweIds: ['CWE-89'],
+      category: 'sql-injection',
+    })
     expect((await findingsOf('go/regex.yaml')).get('go-internal-http-url')?.description).toBe('billing.corp.example.com is called over plain HTTP')
     expect((await findingsOf('go/metadata.yaml')).get('go-template-html-unescaped')).toMatchObject({
       description: 'template.HTML(comment) turns off escaping',

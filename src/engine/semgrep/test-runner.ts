@@ -17,7 +17,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, dirname, join, relative, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { Finding } from '../types.ts'
+import type { Finding, RuleDocument } from '../types.ts'
 import { RuleValidationError, formatRuleProblem, parseRulesText } from '../rules-loader.ts'
 import { scanSources } from '../scan.ts'
 import { evaluateFixture, fixtureLanguage, parseFixtureAnnotations } from '../fixtures.ts'
@@ -138,7 +138,8 @@ export function trailingAnnotations(text: string, language: FileLanguage): Fixtu
   return annotations
 }
 
-function annotationsOf(text: string, language: FileLanguage): FixtureAnnotation[] {
+/** Every annotation of a test target: on comment lines (the fixture convention) and at line ends. */
+export function ruleTestAnnotations(text: string, language: FileLanguage): FixtureAnnotation[] {
   return [...parseFixtureAnnotations(text, language), ...trailingAnnotations(text, language)]
 }
 
@@ -183,7 +184,7 @@ export async function testRuleFile(folder: string, ruleFile: string): Promise<Ru
   if (targets.length === 0) problems.push(`${ruleFile}: no test target (expected a file such as ${basename(ruleFile).replace(RULE_FILE, '')}.py beside it)`)
 
   let ruleIds: string[]
-  let documents
+  let documents: RuleDocument[]
   try {
     documents = parseRulesText(readFileSync(join(folder, ruleFile), 'utf8'), ruleFile)
     ruleIds = [...new Set(documents.map((rule) => rule.id))]
@@ -201,7 +202,7 @@ export async function testRuleFile(folder: string, ruleFile: string): Promise<Ru
       problems.push(`${target}: not a file of a language rules run on`)
       continue
     }
-    files.push({ path: target, absolutePath: join(folder, target), language, text, annotations: annotationsOf(text, language) })
+    files.push({ path: target, absolutePath: join(folder, target), language, text, annotations: ruleTestAnnotations(text, language) })
   }
 
   // Targets are scanned under their own names: a rule's `paths:` sees `name.ext`, whatever the folder.

@@ -42,8 +42,6 @@ func Targets(w http.ResponseWriter, r *http.Request) {
 	urls := []string{t.URL}
 	// ruleid: go-ssrf
 	http.Get(urls[0])
-	// ok: go-ssrf
-	http.Get("https://status.example.com/" + t.Label)
 }
 
 func Each(w http.ResponseWriter, r *http.Request) {

@@ -16,4 +16,13 @@ const monthLong = session({ secret: process.env.SECRET, cookie: { maxAge: 259200
 // ok: js-long-session
 const hourLong = session({ secret: process.env.SECRET, cookie: { secure: true, maxAge: 3600000 } });
 
-module.exports = { store, monthLong, hourLong };
+function start(server) {
+  // ruleid: js-public-privileged-listen
+  server.listen(443, '0.0.0.0');
+  // ok: js-public-privileged-listen
+  server.listen(443, '127.0.0.1');
+  // ok: js-public-privileged-listen
+  server.listen(8443, '0.0.0.0');
+}
+
+module.exports = { store, monthLong, hourLong, start };

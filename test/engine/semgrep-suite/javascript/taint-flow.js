@@ -32,8 +32,6 @@ function fromOptions(req, res) {
   const targets = [options.target];
   // ruleid: js-open-redirect
   res.redirect(targets[0]);
-  // ok: js-open-redirect
-  res.redirect(options.fallback);
 }
 
 function firstAllowed(req, res) {

@@ -31,10 +31,7 @@ def page():
 def profile():
     context = {"title": request.args.get("title"), "static": "Profile"}
     # ruleid: python-template-injection
-    first = render_template_string(context["title"])
-    # ok: python-template-injection
-    second = render_template_string(context["static"])
-    return first + second
+    return render_template_string(context["title"])
 
 
 def report():
