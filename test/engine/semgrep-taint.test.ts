@@ -538,4 +538,34 @@ func render(kind string) {
     const report = await expectAnnotated(rule, packageFiles, 'go-injection')
     expect(report.findings[0]?.dataFlow?.source).toMatchObject({ filePath: 'handlers/reports.go', lineNumber: 8 })
   })
+
+  it('follows method calls through the receiver type', async () => {
+    const methodFiles = {
+      'server/server.go': `package server
+
+import (
+	"database/sql"
+	"net/http"
+)
+
+type Server struct {
+	db    *sql.DB
+	table string
+}
+
+func (s *Server) Search(w http.ResponseWriter, r *http.Request) {
+	s.find(r.URL.Query().Get("q"))
+	s.find("all")
+}
+`,
+      'server/queries.go': `package server
+
+func (s *Server) find(term string) {
+	// ruleid: go-injection
+	s.db.Query("SELECT * FROM " + s.table + " WHERE name = '" + term + "'")
+}
+`,
+    }
+    await expectAnnotated(rule, methodFiles, 'go-injection')
+  })
 })

@@ -223,6 +223,28 @@ export class Engine {
     return found
   }
 
+  private readonly packageMethods = new Map<string, Map<string, FunctionDef>>()
+
+  /** Go: the method `name` declared for type `type` (`*T` or `T`) in the unit's package (folder), or null. */
+  packageMethod(unit: FileUnit, type: string, name: string): FunctionDef | null {
+    const folder = parentDir(unit.path)
+    let methods = this.packageMethods.get(folder)
+    if (!methods) {
+      methods = new Map()
+      this.packageMethods.set(folder, methods)
+      for (const path of this.program.pathsIn(folder)) {
+        const other = this.program.unit(path)
+        if (!other || other.spec !== unit.spec) continue
+        for (const node of other.functionNodes()) {
+          const fn = other.lowerer.functionAt(node)
+          const receiverType = fn.receiver?.type?.replace(/^\*+/, '')
+          if (receiverType && fn.name) methods.set(`${receiverType}.${fn.name}`, fn)
+        }
+      }
+    }
+    return methods.get(`${type.replace(/^\*+/, '')}.${name}`) ?? null
+  }
+
   /** A class named in `unit` (declared, imported, or found by Java's rules), or null. */
   classByName(unit: FileUnit, name: string): ClassDef | null {
     const simple = name.replace(/\[\]$/, '')

@@ -113,7 +113,7 @@ export class FunctionRun {
     const fn = this.fn
     if (!fn) throw new Error('summarize() needs a function')
     const state = new State()
-    const receiver = fn.owner && !fn.isStatic ? val({ facts: [paramFact(-1)], ref: { t: 'instance', cls: fn.owner } }) : null
+    const receiver = fn.owner && !fn.isStatic ? val({ facts: [paramFact(-1)], ref: { t: 'instance', cls: fn.owner } }) : fn.receiver ? val({ facts: [paramFact(-1)] }) : null
     this.bindParams(state, receiver, (index) => val({ facts: [paramFact(index)] }))
     return this.finish(this.execBlock(fn.body(), state))
   }
@@ -146,6 +146,7 @@ export class FunctionRun {
   /** The receiver's variable: `this`, or Python's explicit first parameter. */
   private get receiverName(): string {
     const fn = this.fn
+    if (fn?.receiver?.name) return fn.receiver.name
     if (fn && this.syntax.explicitSelf && fn.owner && !fn.isStatic) return fn.params[0]?.name ?? 'this'
     return 'this'
   }
@@ -160,6 +161,8 @@ export class FunctionRun {
     let selfIndex = -1
     if (receiver) {
       state.vars.set('this', receiver)
+      // Go: `func (s *Server) h()` names its receiver `s`
+      if (fn.receiver?.name) state.vars.set(fn.receiver.name, fn.receiver.type ? this.typed(receiver, fn.receiver.type) : receiver)
       if (this.syntax.explicitSelf && fn.params[0]?.name) {
         selfIndex = 0
         state.vars.set(fn.params[0].name, receiver)
@@ -595,6 +598,9 @@ export class FunctionRun {
     }
     const qualified = this.qualifiedJavaClass(object, property)
     if (qualified) return val({ ref: { t: 'class', cls: qualified }, qname })
+    // Go: a method declared for the value's type in its package (`s.render(x)` with `s *Server`)
+    const method = this.syntax.packageScope && ref?.t === 'type' ? this.engine.packageMethod(this.unit, ref.name, property) : null
+    if (method) return val({ ref: { t: 'function', fn: method, receiver: object }, qname })
     const value = readField(object, property)
     return qname && !value.qname ? { ...value, qname } : value
   }

@@ -777,6 +777,7 @@ export class Lowerer {
       params: paramsNode ? (this.rule(paramsNode)?.as === 'name' ? this.singleParam(paramsNode) : this.params(paramsNode)) : single ? this.singleParam(single) : [],
       decorators,
       owner,
+      receiver: rule.receiver === undefined ? null : (this.paramsAt(this.locate(node, rule.receiver))[0] ?? null),
       isStatic: /\bstatic\b/.test(modifiers) || decorators.includes('staticmethod'),
       start: range.start.index,
       end: range.end.index,
@@ -827,6 +828,10 @@ export class Lowerer {
     const target = this.target(node)
     const name = target.t === 'name' ? target.name : null
     return [{ target, name, type: null, fallback: null, fallbackText: null, decorators: [], rest: null, isProperty: false, site: this.site(node) }]
+  }
+
+  private paramsAt(node: SgNode | null): Param[] {
+    return node ? this.params(node) : []
   }
 
   params(node: SgNode): Param[] {

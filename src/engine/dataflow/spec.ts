@@ -59,6 +59,8 @@ export type NodeRule =
       readonly decorators?: Locator
       /** method modifiers such as `static` live here (Java) */
       readonly modifiers?: Locator
+      /** the receiver's parameter list, declared apart from the others (Go `func (s *Server) h()`) */
+      readonly receiver?: Locator
     }
   /** evaluates to its inner node: parentheses, await, casts, expression statements */
   | { readonly as: 'transparent'; readonly inner?: Locator }

@@ -8,7 +8,7 @@
  */
 import type { LanguageSpec, NodeRule } from '../spec.ts'
 
-const FUNCTION = { as: 'function', name: 'name', params: 'parameters', body: 'body' } as const
+const FUNCTION = { as: 'function', name: 'name', params: 'parameters', body: 'body', receiver: 'receiver' } as const
 const WRAPPER = { as: 'transparent', inner: { nth: 0 } } as const
 const FOR_CLAUSE = { kinds: ['for_clause'] } as const
 /** what a loop's test can be: the for clause's `condition`, or an expression right after `for` */
