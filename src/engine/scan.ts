@@ -30,6 +30,7 @@ import { loadSecretsDetector, type SecretsDetector } from './secrets-bridge.ts'
 import { walkDirectory } from './walk.ts'
 import { analyzeTaintRules, isTaintRule, taintFileLanguages } from './semgrep/taint.ts'
 import type { TaintRulesResult } from './semgrep/taint.ts'
+import type { TaintTaskInput } from './semgrep/taint-task.ts'
 import { AnalysisCrashError, AnalysisPool, AnalysisTimeoutError } from './worker-pool.ts'
 
 export type { LogEvent, LogLevel } from './file-analysis.ts'
@@ -335,11 +336,33 @@ class ScanSession {
     const rules = this.preparation.taintRules
     if (rules.length === 0) return
     this.log('info', `taint rules: ${rules.length} over ${this.taintFiles.length} files`)
-    const result = await analyzeTaintRules(this.taintFiles, rules, { ...(this.options.signal ? { signal: this.options.signal } : {}), secrets: this.preparation.detector })
+    const result = this.pool
+      ? await this.analyzeTaintRulesInWorker(this.pool, rules)
+      : await analyzeTaintRules(this.taintFiles, rules, { ...(this.options.signal ? { signal: this.options.signal } : {}), secrets: this.preparation.detector })
     this.options.signal?.throwIfAborted()
+    if (!result) return
     for (const failure of result.errors) this.log('error', `rule ${failure.ruleId} failed on ${failure.path}: ${failure.message}`, { ruleId: failure.ruleId, path: failure.path })
     this.stats.suppressed += result.suppressed
     this.taint = result
+  }
+
+  /**
+   * The taint rules on a worker, within the file time limit between two files: a file that stalls
+   * them costs the scan its taint findings (logged), not its other findings.
+   */
+  private async analyzeTaintRulesInWorker(pool: AnalysisPool, rules: RuleDocument[]): Promise<TaintRulesResult | null> {
+    try {
+      const input: TaintTaskInput = { files: this.taintFiles, rules }
+      return await pool.runTask<TaintRulesResult>(TAINT_TASK, 'analyzeTaintRulesTask', input, {
+        label: 'the taint rules',
+        ...(this.options.fileTimeoutMs === undefined ? {} : { stallTimeoutMs: this.options.fileTimeoutMs }),
+      })
+    } catch (error) {
+      this.options.signal?.throwIfAborted()
+      if (!(error instanceof AnalysisTimeoutError || error instanceof AnalysisCrashError)) throw error
+      this.log('warning', `taint rules abandoned: ${error.message}`, { path: error.subject })
+      return null
+    }
   }
 
   /**
@@ -374,6 +397,8 @@ class ScanSession {
 
 /** The data-flow analysis as a worker task. */
 const DATAFLOW_TASK = new URL('./dataflow/task.ts', import.meta.url).href
+/** The user taint rules as a worker task. */
+const TAINT_TASK = new URL('./semgrep/taint-task.ts', import.meta.url).href
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0

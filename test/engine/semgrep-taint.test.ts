@@ -10,12 +10,12 @@ import { scanSources } from '../../src/engine/index.ts'
 import type { ScanReport } from '../../src/engine/index.ts'
 import { parseRulesText } from '../../src/engine/rules-loader.ts'
 
-async function scan(rulesText: string, files: Record<string, string>): Promise<ScanReport> {
+async function scan(rulesText: string, files: Record<string, string>, workers = 0): Promise<ScanReport> {
   const rules = parseRulesText(rulesText)
   const problems: string[] = []
   const report = await scanSources(
     Object.entries(files).map(([path, text]) => ({ path, content: Buffer.from(text) })),
-    { analyzers: ['sast'], builtinRules: false, extraRules: rules, workers: 0, onLog: (event) => (event.level === 'error' || event.level === 'warning' ? problems.push(event.message) : undefined) },
+    { analyzers: ['sast'], builtinRules: false, extraRules: rules, workers, onLog: (event) => (event.level === 'error' || event.level === 'warning' ? problems.push(event.message) : undefined) },
   )
   expect(problems).toEqual([])
   return report
@@ -140,6 +140,13 @@ def suppressed():
     expect(finding?.dataFlow?.sink).toMatchObject({ filePath: 'app/views.py', lineNumber: 10 })
     expect(finding?.dataFlow?.steps.map((step) => step.lineNumber)).toEqual([7, 8])
     expect(report.stats.suppressed).toBe(1)
+  })
+
+  it('reports the same in a worker process, as the server scans', async () => {
+    const inThread = await scan(rule, files)
+    const inWorker = await scan(rule, files, 1)
+    expect(inWorker.findings).toEqual(inThread.findings)
+    expect(inWorker.findings.length).toBeGreaterThan(0)
   })
 
   it('keeps the sanitized path as a trace', async () => {

@@ -42,6 +42,8 @@ export interface TaintRulesOptions {
   signal?: AbortSignal
   /** redacts secrets in snippets and trace lines */
   secrets?: SecretsDetector | null
+  /** called with each file's path before it is matched or analyzed (a worker's time limit counts from there) */
+  onProgress?(label: string): void
 }
 
 /** A RuleDocument compiled from a Semgrep `mode: taint` rule. */
@@ -72,14 +74,14 @@ export async function analyzeTaintRules(files: ReadonlyArray<{ path: string; tex
   for (const rule of rules) if (isTaintRule(rule)) byId.set(rule.id, [...(byId.get(rule.id) ?? []), rule])
   if (byId.size === 0) return result
   const texts = new FileTexts(new Map(files.map((file) => [file.path, file.text])), options.secrets ?? null)
-  const allMatches = await matchRules(files, byId, result.errors, options.signal)
+  const allMatches = await matchRules(files, byId, result.errors, options)
   const program = bareProgram(files)
   for (const [id, documents] of byId) {
     options.signal?.throwIfAborted()
     const matched = allMatches.get(id)
     if (!matched || matched.overlays.size === 0) continue
     const overlay = new TaintOverlay(id, matched.overlays)
-    const steps = overlaySteps(program, overlay, options.signal ? { signal: options.signal } : {})
+    const steps = overlaySteps(program, overlay, { ...(options.signal ? { signal: options.signal } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) })
     let step = steps.next()
     let last = performance.now()
     while (!step.done) {
@@ -113,7 +115,7 @@ async function matchRules(
   files: ReadonlyArray<{ path: string; text: string }>,
   byId: ReadonlyMap<string, readonly RuleDocument[]>,
   errors: TaintRulesResult['errors'],
-  signal: AbortSignal | undefined,
+  options: TaintRulesOptions,
 ): Promise<Map<string, RuleMatches>> {
   const result = new Map<string, RuleMatches>()
   for (const id of byId.keys()) result.set(id, { overlays: new Map(), sinkBindings: new Map() })
@@ -121,13 +123,14 @@ async function matchRules(
   for (const file of files) {
     const language = languageFromPath(file.path)
     if (language === null || !isCodeLanguage(language) || !bareSpecFor(language)) continue
+    options.onProgress?.(file.path)
     let root: SgNode | null = null
     for (const [id, documents] of byId) {
       const document = documents.find((each) => isCodeLanguage(each.language) && fileLanguagesForRule(each.language).includes(language))
       const rule = document?.semgrep
       const matches = result.get(id)
       if (!document || !rule?.taint || !matches || !semgrepPathSelected(rule.paths, file.path)) continue
-      signal?.throwIfAborted()
+      options.signal?.throwIfAborted()
       if (performance.now() - last > YIELD_EVERY_MS) {
         await new Promise((resolve) => setImmediate(resolve))
         last = performance.now()
