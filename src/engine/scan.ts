@@ -287,8 +287,12 @@ class ScanSession {
   report(): ScanReport {
     const dataflow = this.dataflow
     // a sink found by a pattern rule and by the data-flow analyzer is reported once, as the data-flow finding
-    const fileFindings = this.taint ? [...this.findings, ...this.taint.findings] : this.findings
-    const merged = dataflow ? mergeWithPatternFindings(withoutCleanSinkFindings(fileFindings, dataflow.cleanSinks ?? []), dataflow.findings) : fileFindings
+    // Taint-rule findings followed data themselves: a sink the built-in analysis saw clean (its
+    // sources are not the rule's) does not drop them, as it drops pattern findings.
+    const taint = this.taint?.findings ?? []
+    const merged = dataflow
+      ? mergeWithPatternFindings([...withoutCleanSinkFindings(this.findings, dataflow.cleanSinks ?? []), ...taint], dataflow.findings)
+      : [...this.findings, ...taint]
     const findings = [...merged].sort(
       (a, b) =>
         compareText(a.filePath, b.filePath) || a.lineNumber - b.lineNumber || a.columnStart - b.columnStart || compareText(a.ruleId, b.ruleId),

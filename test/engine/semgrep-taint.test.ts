@@ -231,6 +231,41 @@ rules:
   })
 })
 
+describe('Semgrep taint rules beside the built-in data flow', () => {
+  it('keeps a finding whose source only the rule knows', async () => {
+    const rule = `
+rules:
+  - id: queue-command
+    mode: taint
+    languages: [python]
+    severity: ERROR
+    message: A queued job's payload reaches the shell
+    metadata:
+      cwe: "CWE-78: OS Command Injection"
+    pattern-sources:
+      - pattern: queue.next_job().payload
+    pattern-sinks:
+      - pattern: subprocess.run(...)
+`
+    const code = {
+      'worker.py': `import subprocess
+import queue
+
+
+def work(request):
+    command = queue.next_job().payload
+    # ruleid: queue-command
+    subprocess.run(command, shell=True)
+`,
+    }
+    const report = await scanSources(
+      Object.entries(code).map(([path, text]) => ({ path, content: Buffer.from(text) })),
+      { analyzers: ['sast', 'dataflow'], builtinRules: false, extraRules: parseRulesText(rule), workers: 0 },
+    )
+    expect(reported(report, 'queue-command')).toEqual(annotated(code, 'queue-command'))
+  })
+})
+
 describe('Semgrep taint rules: several in one ruleset', () => {
   it('keeps each rule to its own sources and sinks', async () => {
     const rules = `
