@@ -415,6 +415,36 @@ module.exports = { runReport }
   })
 })
 
+describe('Semgrep taint rules: exact sinks', () => {
+  it('checks the whole matched expression of an exact sink, the receiver included', async () => {
+    const rule = `
+rules:
+  - id: js-prepared-run
+    mode: taint
+    languages: [javascript]
+    severity: ERROR
+    message: A statement prepared from query data is run
+    pattern-sources:
+      - pattern: $REQ.query
+    pattern-sinks:
+      - pattern: $STMT.run(...)
+        exact: true
+`
+    const code = {
+      'users.js': `function find(db, req) {
+  const name = req.query.name
+  // ruleid: js-prepared-run
+  db.prepare("SELECT * FROM users WHERE name = '" + name + "'").run()
+  const fixed = db.prepare('SELECT * FROM users WHERE active = 1')
+  // ok: js-prepared-run
+  fixed.run()
+}
+`,
+    }
+    await expectAnnotated(rule, code, 'js-prepared-run')
+  })
+})
+
 describe('Semgrep taint rules: Java', () => {
   const rule = `
 rules:
@@ -550,7 +580,9 @@ func Lookup(db *sql.DB, w http.ResponseWriter, r *http.Request) {
   }
 
   it('follows data through assignments, formatting, loops, branches and helpers', async () => {
-    await expectAnnotated(rule, files, 'go-injection')
+    const report = await expectAnnotated(rule, files, 'go-injection')
+    // no pattern rule reads Go here: the taint rule alone makes the file scanned, not skipped
+    expect(report.stats).toMatchObject({ filesScanned: 1, skipped: {} })
   })
 
   it('follows calls into another file of the same package', async () => {
