@@ -345,7 +345,10 @@ class ScanSession {
       : await analyzeTaintRules(this.taintFiles, rules, { ...(this.options.signal ? { signal: this.options.signal } : {}), secrets: this.preparation.detector })
     this.options.signal?.throwIfAborted()
     if (!result) return
-    for (const failure of result.errors) this.log('error', `rule ${failure.ruleId} failed on ${failure.path}: ${failure.message}`, { ruleId: failure.ruleId, path: failure.path })
+    for (const failure of result.errors) {
+      const where = failure.path === '' ? '' : ` on ${failure.path}`
+      this.log('error', `rule ${failure.ruleId} failed${where}: ${failure.message}`, { ruleId: failure.ruleId, ...(failure.path === '' ? {} : { path: failure.path }) })
+    }
     this.stats.suppressed += result.suppressed
     this.taint = result
   }

@@ -34,7 +34,7 @@ export interface TaintRulesResult {
   traces: DataFlowTrace[]
   /** findings dropped by `nosemgrep` / `parapet-ignore` comments */
   suppressed: number
-  /** files a rule could not be evaluated or followed in; the others are still analyzed */
+  /** files a rule could not be evaluated or followed in (path '': the rule as a whole); the others are still analyzed */
   errors: Array<{ ruleId: string; path: string; message: string }>
 }
 
@@ -80,23 +80,29 @@ export async function analyzeTaintRules(files: ReadonlyArray<{ path: string; tex
     options.signal?.throwIfAborted()
     const matched = allMatches.get(id)
     if (!matched || matched.overlays.size === 0) continue
-    const overlay = new TaintOverlay(id, matched.overlays)
-    const steps = overlaySteps(program, overlay, { ...(options.signal ? { signal: options.signal } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) })
-    let step = steps.next()
-    let last = performance.now()
-    while (!step.done) {
-      if (performance.now() - last > YIELD_EVERY_MS) {
-        await new Promise((resolve) => setImmediate(resolve))
-        last = performance.now()
+    try {
+      const overlay = new TaintOverlay(id, matched.overlays)
+      const steps = overlaySteps(program, overlay, { ...(options.signal ? { signal: options.signal } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) })
+      let step = steps.next()
+      let last = performance.now()
+      while (!step.done) {
+        if (performance.now() - last > YIELD_EVERY_MS) {
+          await new Promise((resolve) => setImmediate(resolve))
+          last = performance.now()
+        }
+        step = steps.next()
       }
-      step = steps.next()
+      for (const error of step.value.errors) result.errors.push({ ruleId: id, ...error })
+      const candidates = step.value.records.map((record) => ({ record, trace: toTrace(texts, record) }))
+      result.traces.push(...candidates.map((candidate) => candidate.trace))
+      const built = ruleFindings(texts, documents, matched.sinkBindings, candidates)
+      result.findings.push(...built.findings)
+      result.suppressed += built.suppressed
+    } catch (error) {
+      // One rule the engine cannot follow must not cost the scan the other rules' findings.
+      if (options.signal?.aborted || (error instanceof Error && error.name === 'AbortError')) throw error
+      result.errors.push({ ruleId: id, path: '', message: error instanceof Error ? error.message : String(error) })
     }
-    for (const error of step.value.errors) result.errors.push({ ruleId: id, ...error })
-    const candidates = step.value.records.map((record) => ({ record, trace: toTrace(texts, record) }))
-    result.traces.push(...candidates.map((candidate) => candidate.trace))
-    const built = ruleFindings(texts, documents, matched.sinkBindings, candidates)
-    result.findings.push(...built.findings)
-    result.suppressed += built.suppressed
   }
   result.findings.sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : a.lineNumber - b.lineNumber || a.columnStart - b.columnStart))
   return result
