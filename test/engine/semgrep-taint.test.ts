@@ -381,6 +381,13 @@ export function calc(req, res) {
   // ruleid: js-command-injection
   res.send(String(eval(expr)))
 }
+
+export function today(req, res) {
+  let expr = req.query.expr
+  expr = 'new Date().toISOString()'
+  // ok: js-command-injection
+  res.send(String(eval(expr)))
+}
 `,
     'src/server.js': `const express = require('express')
 const { exec } = require('child_process')
