@@ -121,12 +121,41 @@ describe('Semgrep patterns', () => {
     ).toEqual([4])
   })
 
+  it('extend a pattern that starts or ends with a `...` line to the whole block, so pattern-not compares whole blocks', async () => {
+    const rule = semgrepRule(
+      'java',
+      'patterns:\n  - pattern: |\n      ...\n      makeTransaction($T);\n      ...\n  - pattern-not: |\n      ...\n      verifyTransaction($T);\n      ...\n      makeTransaction($T);\n      ...',
+    )
+    const code = [
+      'class Bank {',
+      '  void unchecked(Tx t) {',
+      '    log(t);',
+      '    makeTransaction(t);',
+      '  }',
+      '  void checked(Tx t) {',
+      '    verifyTransaction(t);',
+      '    makeTransaction(t);',
+      '  }',
+      '  void checkedOther(Tx t, Tx u) {',
+      '    verifyTransaction(u);',
+      '    makeTransaction(t);',
+      '  }',
+      '}',
+      '',
+    ].join('\n')
+    expect(await matchedLines(rule, 'Bank.java', code)).toEqual([3, 11])
+  })
+
   it('match typed metavariables by declared or literal type (Java, Go, TypeScript)', async () => {
     const java = semgrepRule('java', 'pattern: "$X == (String $Y)"')
     const javaCode = 'class A {\n  boolean f(String s, int n, Object o) {\n    return o == s;\n  }\n  boolean g(int n, int m) {\n    return m == n;\n  }\n}\n'
     expect(await matchedLines(java, 'A.java', javaCode)).toEqual([3])
     const go = semgrepRule('go', 'pattern: "fmt.Sprintf($FMT, ($X : string))"')
     expect(await matchedLines(go, 'a.go', 'package main\n\nfunc f(name string, n int) {\n\tfmt.Sprintf("%s", name)\n\tfmt.Sprintf("%d", n)\n}\n')).toEqual([4])
+    const constructed = semgrepRule('go', 'pattern: "($R : *zip.Reader).Open($NAME)"')
+    expect(await matchedLines(constructed, 'b.go', 'package main\n\nfunc f(name string, d http.Dir) {\n\tr := &zip.Reader{}\n\tr.Open(name)\n\td.Open(name)\n}\n')).toEqual([5])
+    const javaVar = semgrepRule('java', 'pattern: "(java.util.Random $R).nextInt()"')
+    expect(await matchedLines(javaVar, 'B.java', 'class B { void f(SecureRandom s) {\n  var r = new Random();\n  r.nextInt();\n  s.nextInt();\n} }\n')).toEqual([3])
     const ts = semgrepRule('typescript', 'pattern: "query(($Q: string))"')
     expect(await matchedLines(ts, 'a.ts', 'function f(sql: string, id: number) {\n  query(sql)\n  query(id)\n}\n')).toEqual([2])
   })
@@ -155,6 +184,63 @@ describe('Semgrep patterns', () => {
     expect(await matchedLines(rule, 'a.py', code)).toEqual([1, 2])
     const ellipsis = semgrepRule('python', 'pattern: subprocess.run(..., shell=True, ...)')
     expect(await matchedLines(ellipsis, 'b.py', 'subprocess.run(c, shell=True, cwd=d)\nsubprocess.run(c, cwd=d, shell=True)\nsubprocess.run(c, cwd=d)\n')).toEqual([1, 2])
+  })
+})
+
+describe('Semgrep literals, containers and equivalences', () => {
+  it('match a string literal whatever its quotes, but not an f-string or a template with substitutions as "..."', async () => {
+    expect(await matchedLines(semgrepRule('javascript', 'pattern: crypto.createHash("md5")'), 'a.js', "crypto.createHash('md5')\ncrypto.createHash(\"md5\")\ncrypto.createHash('sha256')\n")).toEqual([1, 2])
+    const literalOnly = semgrepRule('python', 'patterns:\n  - pattern: logger.info($MSG)\n  - pattern-not: logger.info("...")')
+    expect(await matchedLines(literalOnly, 'a.py', 'logger.info("plain")\nlogger.info(f"user {name}")\nlogger.info(\'single\')\n')).toEqual([2])
+  })
+
+  it('bind "$X" to a string\'s content', async () => {
+    const rule = semgrepRule('go', 'patterns:\n  - pattern: exec.Command("$PROGRAM", ...)\n  - metavariable-regex:\n      metavariable: $PROGRAM\n      regex: (sh|bash)$', { message: 'runs $PROGRAM' })
+    const { findings } = await scan(rule, { 'a.go': 'package main\nfunc f(x string) {\n\texec.Command("bash", "-c", x)\n\texec.Command("ls", x)\n}\n' })
+    expect(findings.map((finding) => [finding.lineNumber, finding.description])).toEqual([[3, 'runs bash']])
+  })
+
+  it('match template literals with `...` around a substitution', async () => {
+    const rule = semgrepRule('typescript', 'pattern: db.query(`...${$VALUE}...`)')
+    expect(await matchedLines(rule, 'a.ts', 'db.query(`select * from t where id = ${id}`)\ndb.query(`select 1`)\ndb.query("select " + id)\n')).toEqual([1])
+  })
+
+  it('match object and dictionary patterns by their entries, in any position', async () => {
+    const js = semgrepRule('javascript', 'patterns:\n  - pattern: cors($OPTIONS)\n  - metavariable-pattern:\n      metavariable: $OPTIONS\n      pattern: "{..., origin: \'*\', ...}"')
+    expect(await matchedLines(js, 'a.js', "cors({ origin: '*' })\ncors({ credentials: true, origin: '*', maxAge: 5 })\ncors({ origin: 'https://a.example' })\n")).toEqual([1, 2])
+    const python = semgrepRule('python', 'pattern: \'jwt.decode(..., options={..., "verify_signature": False, ...})\'')
+    const code = 'jwt.decode(t, options={"verify_exp": False, "verify_signature": False})\njwt.decode(t, options={"verify_signature": False})\njwt.decode(t, options={"verify_exp": False})\n'
+    expect(await matchedLines(python, 'a.py', code)).toEqual([1, 2])
+  })
+
+  it('match `..., $X` as the last argument whatever the number of arguments before it', async () => {
+    const rule = semgrepRule('javascript', 'pattern: new Function(..., $CODE)', { message: 'code $CODE' })
+    const { findings } = await scan(rule, { 'a.js': "new Function(body)\nnew Function('a', 'b', args.body)\n" })
+    expect(findings.map((finding) => finding.description).sort()).toEqual(['code args.body', 'code body'])
+  })
+
+  it('match a Java for (...) loop in both its forms', async () => {
+    const rule = semgrepRule('java', 'patterns:\n  - pattern-inside: for (...) { ... }\n  - pattern: $S.executeQuery(...)')
+    const code = 'class A { void f(Statement s, List<String> ids) {\n  for (String id : ids) { s.executeQuery(id); }\n  for (int i = 0; i < 3; i++) { s.executeQuery("a"); }\n  s.executeQuery("b");\n} }\n'
+    expect(await matchedLines(rule, 'A.java', code)).toEqual([2, 3])
+  })
+
+  it('match a TypeScript function pattern whatever return type the function declares', async () => {
+    const rule = semgrepRule('typescript', 'patterns:\n  - pattern-inside: function $F(...) { ... }\n  - pattern: JSON.parse($X)')
+    const code = 'function a(s: string): unknown {\n  return JSON.parse(s)\n}\nfunction b(s) {\n  return JSON.parse(s)\n}\nconst c = (s: string) => JSON.parse(s)\n'
+    expect(await matchedLines(rule, 'a.ts', code)).toEqual([2, 5])
+  })
+
+  it('match a decorated class pattern on exported classes too', async () => {
+    const rule = semgrepRule('typescript', 'patterns:\n  - pattern-inside: |\n      @Controller(...)\n      class $C { ... }\n  - pattern: this.$R.query(...)')
+    const code = "@Controller('a')\nexport class A {\n  f() { this.repo.query(x) }\n}\nclass B {\n  f() { this.repo.query(x) }\n}\n@Controller('c')\nclass C {\n  f() { this.repo.query(x) }\n}\n"
+    expect(await matchedLines(rule, 'a.ts', code)).toEqual([3, 10])
+  })
+
+  it('check typed metavariables on fields and TypeScript parameter properties', async () => {
+    const rule = semgrepRule('typescript', 'pattern: "($S: DomSanitizer).bypassSecurityTrustHtml($V)"')
+    const code = 'class C {\n  constructor(private sanitizer: DomSanitizer, private other: Formatter) {}\n  f(v: string) {\n    this.sanitizer.bypassSecurityTrustHtml(v)\n    this.other.bypassSecurityTrustHtml(v)\n  }\n}\n'
+    expect(await matchedLines(rule, 'a.ts', code)).toEqual([4])
   })
 })
 

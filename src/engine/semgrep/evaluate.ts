@@ -14,7 +14,7 @@ import { parse } from '@ast-grep/napi'
 import type { SgNode } from '@ast-grep/napi'
 import { isCodeLanguage, isLanguageAvailable, napiLanguage } from '../languages.ts'
 import type { SemgrepBinding, SemgrepClause, SemgrepFormula, SemgrepMatch, SemgrepRule } from './types.ts'
-import { PatternError, compilePattern, toJsRegex, unescapeQuotes } from './pattern.ts'
+import { PatternError, compilePattern, equivalentForms, toJsRegex, unescapeQuotes } from './pattern.ts'
 import type { CompiledPattern, PatternStep, Placeholder } from './pattern.ts'
 import { evaluateComparison, parseComparison } from './comparison.ts'
 import { aliasVariants, importAliases } from './imports.ts'
@@ -281,7 +281,7 @@ class Evaluator {
   }
 
   private pattern(pattern: string): SemgrepMatch[] {
-    const variants = aliasVariants(pattern, this.language, this.importAliases())
+    const variants = aliasVariants(pattern, this.language, this.importAliases()).flatMap((variant) => equivalentForms(variant, this.language))
     const matches: SemgrepMatch[] = []
     for (const [index, variant] of variants.entries()) {
       let compiled: CompiledPattern
@@ -294,18 +294,10 @@ class Evaluator {
       }
       for (const sequence of compiled.alternatives) {
         const found = this.sequence(sequence, compiled)
-        matches.push(...found.map((match) => (compiled.toBlockEnd ? this.toBlockEnd(match) : plainMatch(match))))
+        matches.push(...found.map((match) => blockExtent(match, compiled, this.scope)))
       }
     }
     return dedupe(matches)
-  }
-
-  /** The match extended to the end of the block its last statement is in. */
-  private toBlockEnd(match: SemgrepMatch & { last: SgNode }): SemgrepMatch {
-    const block = statementOf(match.last).parent()
-    // At the top level the block is the file (or the scope being searched).
-    const end = block && block.parent() !== null ? block.range().end.index : this.scope.end
-    return { start: match.start, end: Math.max(match.end, end), bindings: match.bindings }
   }
 
   private importAliases(): Map<string, string> {
@@ -329,23 +321,26 @@ class Evaluator {
     return found
   }
 
-  /** Matches of a statement sequence; `last` is the node of the last statement matched. */
-  private sequence(steps: readonly PatternStep[], compiled: CompiledPattern): Array<SemgrepMatch & { last: SgNode }> {
+  /** Matches of a statement sequence; `first` and `last`: the nodes of the first and last statements matched. */
+  private sequence(steps: readonly PatternStep[], compiled: CompiledPattern): Array<SemgrepMatch & { first: SgNode; last: SgNode }> {
     const first = steps[0] as PatternStep
     const heads = this.step(first, compiled)
-    if (steps.length === 1) return heads.map(({ node, ...match }) => ({ ...match, last: node }))
+    if (steps.length === 1) return heads.map(({ node, ...match }) => ({ ...match, first: node, last: node }))
     const rest = steps.slice(1).map((step) => this.step(step, compiled))
-    const results: Array<SemgrepMatch & { last: SgNode }> = []
-    const extend = (index: number, statement: SgNode, bindings: Bindings, start: number, outer: SgNode): void => {
+    const results: Array<SemgrepMatch & { first: SgNode; last: SgNode }> = []
+    // One match per first statement (the earliest way to complete it), within a bounded search.
+    let budget = SEQUENCE_BUDGET
+    const extend = (index: number, statement: SgNode, bindings: Bindings, start: number, outer: SgNode, first: SgNode): boolean => {
       if (index === steps.length) {
-        results.push({ start, end: statement.range().end.index, bindings, last: statement })
-        return
+        results.push({ start, end: statement.range().end.index, bindings, first, last: statement })
+        return true
       }
       const candidates = rest[index - 1] ?? []
       const step = steps[index] as PatternStep
       const after = statement.range().end.index
       const next = step.gapBefore ? null : nextStatement(statement)
       for (const candidate of candidates) {
+        if (--budget < 0) return false
         let candidateStatement: SgNode
         if (next) {
           candidateStatement = statementOf(candidate.node)
@@ -357,14 +352,15 @@ class Evaluator {
           candidateStatement = statementOf(candidate.node)
         }
         const merged = unify(bindings, candidate.bindings)
-        if (merged) extend(index + 1, candidateStatement, merged, start, outer)
+        if (merged && extend(index + 1, candidateStatement, merged, start, outer, first)) return true
       }
+      return false
     }
     for (const head of heads) {
       const statement = statementOf(head.node)
       const block = statement.parent()
       if (!block) continue
-      extend(1, statement, head.bindings, head.start, block)
+      extend(1, statement, head.bindings, head.start, block, statement)
     }
     return results
   }
@@ -393,6 +389,13 @@ class Evaluator {
     switch (placeholder.kind) {
       case 'string':
         return isStringLiteral(captured) ? {} : null
+      case 'string-content': {
+        if (!isStringLiteral(captured)) return null
+        const text = captured.text()
+        const content = stringContent(text)
+        const start = captured.range().start.index + text.lastIndexOf(content, text.length - 1)
+        return { [placeholder.metavariable]: { start, end: start + content.length, text: content } }
+      }
       case 'string-value':
         return isStringLiteral(captured) && unescapeQuotes(stringContent(captured.text())) === placeholder.value ? {} : null
       case 'string-regex': {
@@ -403,6 +406,52 @@ class Evaluator {
       case 'typed': {
         this.types ??= declaredTypes(this.root, this.language)
         return typeMatches(captured, placeholder.type, this.types, this.language) ? {} : null
+      }
+      case 'dictionary': {
+        if (captured.kind() !== 'dictionary') return null
+        const pairs = captured.children().filter((child) => child.kind() === 'pair')
+        let bindings: Bindings = {}
+        for (const inner of placeholder.pairs) {
+          const step = (inner.alternatives[0] as readonly PatternStep[])[0] as PatternStep
+          let found: Bindings | null = null
+          for (const pair of pairs) {
+            // (find, not matches: only a found node carries its captures)
+            const matched = pair.find(step.config)
+            const candidate = matched && sameRange(matched, pair) ? this.bindingsOf(matched, inner) : null
+            found = candidate ? unify(bindings, candidate) : null
+            if (found) break
+          }
+          if (!found) return null
+          bindings = found
+        }
+        return bindings
+      }
+      case 'template': {
+        if (captured.kind() !== 'template_string') return null
+        const substitutions = captured.children().filter((child) => child.kind() === 'template_substitution')
+        let bindings: Bindings = {}
+        for (const inner of placeholder.substitutions) {
+          let found: Bindings | null = null
+          for (const substitution of substitutions) {
+            const expression = substitution.children().find((child) => child.isNamed())
+            if (!expression) continue
+            for (const sequence of inner.alternatives) {
+              const step = sequence[0] as PatternStep
+              const match = expression.find(step.config)
+              const node = match && sameRange(match, expression) ? match : null
+              const candidate = node ? this.bindingsOf(node, inner) : null
+              const merged = candidate ? unify(bindings, candidate) : null
+              if (merged) {
+                found = merged
+                break
+              }
+            }
+            if (found) break
+          }
+          if (!found) return null
+          bindings = found
+        }
+        return bindings
       }
       case 'deep': {
         for (const sequence of placeholder.inner.alternatives) {
@@ -435,8 +484,30 @@ function prefilterOf(source: string): RegexFilter | null {
   return filter
 }
 
-function plainMatch({ start, end, bindings }: SemgrepMatch): SemgrepMatch {
-  return { start, end, bindings }
+/** Candidate statements tried per sequence pattern and file: statement patterns are short, files may not be. */
+const SEQUENCE_BUDGET = 200_000
+
+/**
+ * A match as a range: a pattern that starts (ends) with a `...` line runs from the first (to the
+ * last) statement of the block its first (last) statement is in, so that `pattern-inside` and
+ * `pattern-not` compare such patterns by the statements they cover.
+ */
+function blockExtent(match: SemgrepMatch & { first: SgNode; last: SgNode }, compiled: CompiledPattern, scope: Scope): SemgrepMatch {
+  let { start, end } = match
+  if (compiled.fromBlockStart) {
+    const statements = blockStatements(statementOf(match.first).parent())
+    start = Math.min(start, statements[0]?.range().start.index ?? scope.start)
+  }
+  if (compiled.toBlockEnd) {
+    const statements = blockStatements(statementOf(match.last).parent())
+    end = Math.max(end, statements[statements.length - 1]?.range().end.index ?? scope.end)
+  }
+  return { start, end, bindings: match.bindings }
+}
+
+function blockStatements(block: SgNode | null): SgNode[] {
+  if (!block) return []
+  return block.children().filter((child) => child.isNamed() && !String(child.kind()).includes('comment'))
 }
 
 function capture(node: SgNode, name: string, multi: boolean, fileText: string): SemgrepBinding | null {

@@ -24,9 +24,15 @@ import type { CodeLanguage } from '../languages.ts'
 export type Placeholder =
   | { readonly kind: 'string' }
   | { readonly kind: 'string-regex'; readonly regex: RegExp }
+  /** `"$X"`: any string literal without interpolation, its content bound to the metavariable */
+  | { readonly kind: 'string-content'; readonly metavariable: string }
   /** a string literal with this content, whatever its quotes (`"md5"` matches `'md5'`) */
   | { readonly kind: 'string-value'; readonly value: string }
   | { readonly kind: 'deep'; readonly inner: CompiledPattern }
+  /** `` `...${e}...` ``: a template literal with a substitution matching each e */
+  | { readonly kind: 'template'; readonly substitutions: readonly CompiledPattern[] }
+  /** Python `{..., k: v, ...}`: a dictionary with a pair matching each of these, in any order */
+  | { readonly kind: 'dictionary'; readonly pairs: readonly CompiledPattern[] }
   /** a user metavariable (the key is its own name) whose expression must have this type */
   | { readonly kind: 'typed'; readonly type: string }
 
@@ -41,8 +47,10 @@ export interface CompiledPattern {
   readonly alternatives: readonly (readonly PatternStep[])[]
   /** ast-grep metavariable name (no `$`) -> check on its capture */
   readonly placeholders: Readonly<Record<string, Placeholder>>
-  /** a `...` line ends the pattern: the match runs on to the end of the block (`pattern-inside` contexts) */
+  /** a `...` line ends the pattern: the match runs on to the block's last statement (`pattern-inside` contexts) */
   readonly toBlockEnd: boolean
+  /** a `...` line starts the pattern: the match starts at the block's first statement */
+  readonly fromBlockStart: boolean
   /** user metavariables: ast-grep name (no `$`) and Semgrep name (`$X`, `$...ARGS`) */
   readonly metavariables: ReadonlyArray<{ readonly name: string; readonly semgrepName: string; readonly multi: boolean }>
 }
@@ -55,16 +63,19 @@ export const GENERATED_PREFIX = 'PARAPETGEN_'
 const cache = new Map<string, CompiledPattern | PatternError>()
 const MAX_CACHE = 5000
 const MAX_KEYWORD_PERMUTATIONS = 4
-const MAX_ALTERNATIVES = 64
+/** Forms of one pattern (keyword orders x optional trailing `...` x arities), each an ast-grep search per file. */
+const MAX_ALTERNATIVES = 256
+/** Arity forms of one statement: two `..., $X` lists get all seven arities each. */
+const MAX_ARITY_FORMS = 49
 const TRAILING_ELLIPSIS = /,\s*\$\$\$(?:[A-Z_][A-Z0-9_]*)?(?=\s*[)\]}])/g
 
 /** The pattern compiled for a language (cached); throws PatternError when it cannot be. */
-export function compilePattern(pattern: string, language: string): CompiledPattern {
-  const key = `${language}\u0000${pattern}`
+export function compilePattern(pattern: string, language: string, selector?: string): CompiledPattern {
+  const key = `${language}\u0000${selector ?? ''}\u0000${pattern}`
   let compiled = cache.get(key)
   if (compiled === undefined) {
     try {
-      compiled = new Translator(language).compile(pattern)
+      compiled = new Translator(language, selector).compile(pattern)
     } catch (error) {
       compiled = error instanceof PatternError ? error : new PatternError(error instanceof Error ? error.message : String(error))
     }
@@ -90,7 +101,11 @@ class Translator {
   private counter = 0
   private readonly language: CodeLanguage
 
-  constructor(language: string) {
+  /** `selector`: the kind of the pattern's node to match (a dictionary pair), the rest being its context */
+  constructor(
+    language: string,
+    private readonly selector?: string,
+  ) {
     if (!isCodeLanguage(language) || !isLanguageAvailable(language)) throw new PatternError(`language ${language} has no syntax tree here`)
     ensureLanguagesRegistered()
     this.language = language
@@ -101,7 +116,9 @@ class Translator {
     if (text.trim() === '') throw new PatternError('the pattern is empty')
     const steps: Array<{ text: string; gapBefore: boolean }> = []
     let gap = false
-    for (const segment of splitAtGapLines(text, this.language)) {
+    const segments = splitAtGapLines(text, this.language)
+    const fromBlockStart = segments[0] === null
+    for (const segment of segments) {
       if (segment === null) {
         gap = true
         continue
@@ -128,7 +145,8 @@ class Translator {
     // ast-grep's `, $$$` needs the comma, so a trailing `...` that matches nothing is a variant without it.
     alternatives = alternatives.flatMap((sequence) =>
       sequence.reduce<Array<Array<{ text: string; gapBefore: boolean }>>>(
-        (prefixes, step) => prefixes.flatMap((prefix) => trailingEllipsisVariants(step.text).map((text) => [...prefix, { ...step, text }])),
+        (prefixes, step) =>
+          prefixes.flatMap((prefix) => trailingEllipsisVariants(step.text).flatMap((text) => fixedArityVariants(text)).map((text) => [...prefix, { ...step, text }])),
         [[]],
       ),
     )
@@ -146,6 +164,7 @@ class Translator {
       alternatives: alternatives.map((sequence) => sequence.map((step) => ({ config: this.config(step.text), gapBefore: step.gapBefore }))),
       placeholders: this.placeholders,
       toBlockEnd,
+      fromBlockStart,
       metavariables: [...metavariables.values()],
     }
   }
@@ -167,13 +186,24 @@ class Translator {
         const literal = text.slice(i, end)
         const quote = text.startsWith('"""', i) || text.startsWith("'''", i) ? 3 : 1
         const content = literal.slice(quote, literal.length - quote)
-        if (content === '...') out += this.generated({ kind: 'string' })
+        const template = char === '`' ? this.template(content) : null
+        if (template) out += template
+        else if (content === '...') out += this.generated({ kind: 'string' })
+        else if (/^\$[A-Z_][A-Z0-9_]*$/.test(content)) out += this.generated({ kind: 'string-content', metavariable: content })
         else if (/^=~\/.*\/[a-z]*$/s.test(content)) out += this.generated({ kind: 'string-regex', regex: stringRegex(content) })
         else if (ANY_QUOTES.has(this.language) && !/\$\{|^[fF]|^\w*[{]/.test(literal) && !/[{}]/.test(content)) {
           out += this.generated({ kind: 'string-value', value: unescapeQuotes(content) })
         } else out += literal
         i = end
         continue
+      }
+      if (char === '{' && this.language === 'python') {
+        const dictionary = this.dictionary(text, i)
+        if (dictionary) {
+          out += dictionary.replacement
+          i = dictionary.end
+          continue
+        }
       }
       if (text.startsWith('$...', i) && /[A-Z_]/.test(text[i + 4] ?? '')) {
         out += '$$$'
@@ -213,6 +243,61 @@ class Translator {
     return out
   }
 
+  /** A Python dictionary pattern with `...` among its entries (Semgrep matches its pairs in any order), or null. */
+  private dictionary(text: string, at: number): { replacement: string; end: number } | null {
+    const entries: string[] = []
+    let depth = 0
+    let start = at + 1
+    let end = -1
+    for (let i = at; i < text.length; i++) {
+      const char = text[i] as string
+      if (STRING_QUOTES.has(char)) {
+        i = stringEnd(text, i) - 1
+        continue
+      }
+      if (char === '(' || char === '[' || char === '{') depth++
+      else if (char === ')' || char === ']' || char === '}') {
+        depth--
+        if (depth === 0) {
+          entries.push(text.slice(start, i).trim())
+          end = i + 1
+          break
+        }
+      } else if (char === ',' && depth === 1) {
+        entries.push(text.slice(start, i).trim())
+        start = i + 1
+      }
+    }
+    if (end < 0 || !entries.includes('...')) return null
+    const pairs = entries.filter((entry) => entry !== '...' && entry !== '')
+    if (pairs.length === 0 || !pairs.every((pair) => /:/.test(pair))) return null
+    const compiled = pairs.map((pair) => compilePattern(`{${pair}}`, this.language, 'pair'))
+    return { replacement: this.generated({ kind: 'dictionary', pairs: compiled }), end }
+  }
+
+  /** A template literal pattern with `...` around its substitutions, or null to match it as written. */
+  private template(content: string): string | null {
+    const substitutions: string[] = []
+    let outside = ''
+    for (let i = 0; i < content.length; i++) {
+      if (content.startsWith('${', i)) {
+        let depth = 1
+        let j = i + 2
+        for (; j < content.length && depth > 0; j++) {
+          if (content[j] === '{') depth++
+          else if (content[j] === '}') depth--
+        }
+        substitutions.push(content.slice(i + 2, j - 1).trim())
+        i = j - 1
+      } else {
+        outside += content[i]
+      }
+    }
+    if (!outside.includes('...') || substitutions.length === 0) return null
+    const compiled = substitutions.map((expression) => compilePattern(expression, this.language))
+    return this.generated({ kind: 'template', substitutions: compiled })
+  }
+
   /** `(String $X)` (Java), `($X : string)` (Go), `($X: string)` (TypeScript) at `at`, not a parameter list. */
   private typedMetavariable(text: string, at: number): { replacement: string; end: number } | null {
     const before = text.slice(0, at).trimEnd()
@@ -244,6 +329,7 @@ class Translator {
   }
 
   private config(text: string): NapiConfig {
+    if (this.selector) return { rule: { pattern: { context: text, selector: this.selector } } }
     // A lone metavariable matches any node; a wrapper would narrow it to one kind.
     if (/^\s*\$[A-Z_][A-Z0-9_]*\s*$/.test(text)) return { rule: { pattern: text.trim() } }
     const parsed = parseFragment(text, this.language)
@@ -279,6 +365,19 @@ const WRAPPERS: Partial<Record<CodeLanguage, Array<[string, string]>>> = {
     ['class _ {\n', '\n}'],
     ['class _ { void _() {\n', '\n} }'],
   ],
+  // `{..., key: value, ...}` is an object only where an expression is expected
+  javascript: [
+    ['', ''],
+    ['(', ')'],
+  ],
+  typescript: [
+    ['', ''],
+    ['(', ')'],
+  ],
+  tsx: [
+    ['', ''],
+    ['(', ')'],
+  ],
 }
 
 const CONTAINER_KINDS = new Set(['block', 'statement_list', 'class_body'])
@@ -290,12 +389,31 @@ function parseFragment(text: string, language: CodeLanguage): ParsedFragment | n
   for (const [prefix, suffix] of WRAPPERS[language] ?? [['', '']]) {
     const root = parse(napiLanguage(language), `${prefix}${source}${suffix}`).root()
     if (hasError(root, expando)) continue
-    const container = prefix === '' ? root : (innermostContainer(root, prefix.length, prefix.length + source.length) ?? root)
-    const nodes = container
-      .children()
-      .filter((node) => node.isNamed() && !String(node.kind()).includes('comment') && node.range().start.index >= prefix.length && node.range().end.index <= prefix.length + source.length)
+    const start = prefix.length
+    const end = prefix.length + source.length
+    const container = prefix === '' ? root : innermostContainer(root, start, end)
+    let nodes: SgNode[]
+    if (container) {
+      nodes = container
+        .children()
+        .filter((node) => node.isNamed() && !String(node.kind()).includes('comment') && node.range().start.index >= start && node.range().end.index <= end)
+    } else {
+      const exact = exactNode(root, start, source.trimEnd().length + start)
+      nodes = exact ? [exact] : []
+    }
     if (nodes.length === 0) continue
     return { nodes, offset: prefix.length, prefix, suffix }
+  }
+  return null
+}
+
+/** The outermost node spanning exactly the range. */
+function exactNode(node: SgNode, start: number, end: number): SgNode | null {
+  const range = node.range()
+  if (range.start.index === start && range.end.index === end && node.isNamed()) return node
+  for (const child of node.children()) {
+    const inner = child.range()
+    if (inner.start.index <= start && inner.end.index >= end) return exactNode(child, start, end)
   }
   return null
 }
@@ -473,6 +591,48 @@ function keywordOrders(text: string): string[] {
     const parts = ellipsis ? [...others, '$$$', ...order.flatMap((keyword) => [keyword, '$$$'])] : [...others, ...order]
     return `${before}(${parts.join(', ')})${after}`
   })
+}
+
+const MAX_FILLERS = 6
+const ELLIPSIS_BEFORE_METAVARIABLE = /\$\$\$\s*,\s*(?=\$[A-Z_][A-Z0-9_]*\s*[,)\]}])/
+
+/**
+ * ast-grep's `$$$` stops at the first node the next pattern element matches, so `f($$$, $X)`
+ * misses `f(a, b, c)` (`$X` takes `a`); such a `$$$` becomes zero to six `$_` wildcards instead.
+ */
+function fixedArityVariants(text: string, budget = MAX_ARITY_FORMS): string[] {
+  const match = ELLIPSIS_BEFORE_METAVARIABLE.exec(text)
+  // Past the budget, the remaining `$$$` keep ast-grep's reading.
+  if (!match || budget < MAX_FILLERS + 1) return [text]
+  const before = text.slice(0, match.index)
+  const after = text.slice(match.index + match[0].length)
+  const inner = Math.floor(budget / (MAX_FILLERS + 1))
+  return Array.from({ length: MAX_FILLERS + 1 }, (_, count) => `${before}${'$_, '.repeat(count)}${after}`).flatMap((variant) => fixedArityVariants(variant, inner))
+}
+
+/**
+ * Forms of a pattern Semgrep treats as the same code: Java's `for (...)` is also a for-each loop,
+ * a decorated class may be exported, a TypeScript function may declare its return type.
+ * (Quotes, keyword order, import aliases and `...` are handled where they are translated.)
+ */
+export function equivalentForms(pattern: string, language: string): string[] {
+  const forms = [pattern]
+  const anyFor = /\bfor\s*\(\s*\.\.\.\s*\)/g
+  if (language === 'java' && anyFor.test(pattern)) {
+    forms.push(pattern.replace(anyFor, 'for ($_ $_ : $_)'))
+    forms.push(pattern.replace(anyFor, `for ($...${GENERATED_PREFIX}INIT; $...${GENERATED_PREFIX}CONDITION; $...${GENERATED_PREFIX}UPDATE)`))
+  }
+  // A decorated class is written `@D() export class C`; the pattern `@D()\nclass C` means it too.
+  const decoratedClass = /^((?:\s*@[\s\S]*?\n)+)(\s*)(class\b)/
+  if ((language === 'typescript' || language === 'tsx' || language === 'javascript') && decoratedClass.test(pattern)) {
+    forms.push(pattern.replace(decoratedClass, '$1$2export $3'))
+  }
+  // TypeScript functions may declare their return type where the pattern does not.
+  const untypedFunction = /(\bfunction\b[^(){}]*\([^(){}]*\))(\s*\{)/g
+  if ((language === 'typescript' || language === 'tsx') && untypedFunction.test(pattern)) {
+    forms.push(...forms.map((form) => form.replace(untypedFunction, '$1: $$_$2')))
+  }
+  return forms
 }
 
 /** The text, and the text without each combination of its trailing `, $$$` list elements. */

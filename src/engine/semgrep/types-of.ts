@@ -1,9 +1,10 @@
 /**
  * The types typed metavariables check (Java `(String $X)`, Go `($X : string)`, TypeScript
  * `($X: string)`), as far as a file says them without type inference: literals have their
- * literal's type, a Java cast its cast type, and a name the type of its declarations in the
- * file (parameters, local variables, fields; Go and TypeScript declarations initialised with a
- * literal). Scopes are not distinguished: a name declared with the type anywhere in the file
+ * literal's type, a constructed value its class (`new T()`, Go's `&T{}` and `new(T)`), a Java
+ * cast its cast type, and a name the type of its declarations in the file (parameters, local
+ * variables, fields; Go and TypeScript declarations initialised with a literal or a constructed
+ * value). Function results are not typed. Scopes are not distinguished: a name declared with the type anywhere in the file
  * has it. Qualified and simple type names are equal (`java.lang.String` is `String`).
  */
 import type { SgNode } from '@ast-grep/napi'
@@ -39,7 +40,8 @@ export function declaredTypes(root: SgNode, language: string): DeclaredTypes {
         } else {
           for (const declarator of children.filter((child) => child.kind() === 'variable_declarator')) {
             const name = declarator.field('name')?.text()
-            if (name) add(name, type)
+            const value = declarator.field('value')
+            if (name) add(name, type === 'var' ? (value ? literalType(value, language) : null) : type)
           }
         }
         break
@@ -93,17 +95,29 @@ function literalType(node: SgNode, language: string): string | null {
       if (kind === 'decimal_floating_point_literal') return /[fF]$/.test(node.text()) ? 'float' : 'double'
       if (kind === 'true' || kind === 'false') return 'boolean'
       if (kind === 'character_literal') return 'char'
+      if (kind === 'object_creation_expression') return node.field('type')?.text() ?? null
       return null
     case 'go':
       if (kind === 'interpreted_string_literal' || kind === 'raw_string_literal') return 'string'
       if (kind === 'int_literal') return 'int'
       if (kind === 'float_literal') return 'float64'
       if (kind === 'true' || kind === 'false') return 'bool'
+      // constructed values: T{...}, &T{...}, new(T)
+      if (kind === 'composite_literal') return node.field('type')?.text() ?? null
+      if (kind === 'unary_expression' && node.text().startsWith('&')) {
+        const operand = node.field('operand')
+        return operand?.kind() === 'composite_literal' ? `*${operand.field('type')?.text() ?? ''}` : null
+      }
+      if (kind === 'call_expression' && node.field('function')?.text() === 'new') {
+        const type = node.field('arguments')?.children().find((child) => child.isNamed())
+        return type ? `*${type.text()}` : null
+      }
       return null
     default:
       if (kind === 'string' || kind === 'template_string') return 'string'
       if (kind === 'number') return 'number'
       if (kind === 'true' || kind === 'false') return 'boolean'
+      if (kind === 'new_expression') return node.field('constructor')?.text() ?? null
       return null
   }
 }
