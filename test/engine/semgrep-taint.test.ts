@@ -199,6 +199,50 @@ def internal(cursor, name):
     expect(report.findings[0]).toMatchObject({ severity: 'medium', columnStart: 20 })
   })
 
+  it('takes a matched return statement as a sink for the returned value', async () => {
+    const xss = `
+rules:
+  - id: py-reflected
+    mode: taint
+    languages: [python]
+    severity: WARNING
+    message: Request data returned as HTML
+    pattern-sources:
+      - pattern: flask.request.args.get(...)
+    pattern-sanitizers:
+      - pattern: html.escape(...)
+    pattern-sinks:
+      - patterns:
+          - pattern-inside: |
+              @app.route(...)
+              def $VIEW(...):
+                ...
+          - pattern: return $BODY
+`
+    const code = {
+      'hello.py': `import html
+from flask import Flask, request
+
+app = Flask(__name__)
+
+
+@app.route("/hello")
+def hello():
+    name = request.args.get("name", "")
+    # ruleid: py-reflected
+    return "<p>Hello " + name + "</p>"
+
+
+@app.route("/hello-escaped")
+def hello_escaped():
+    name = request.args.get("name", "")
+    # ok: py-reflected
+    return "<p>Hello " + html.escape(name) + "</p>"
+`,
+    }
+    await expectAnnotated(xss, code, 'py-reflected')
+  })
+
   it('cleans a variable checked by a by-side-effect sanitizer from there on', async () => {
     const sideEffect = `
 rules:

@@ -290,7 +290,7 @@ export class FunctionRun {
     }
     if (stmt.op !== null && stmt.value) value = this.binaryValue(stmt.op.replace(/=$/, ''), this.readTarget(stmt.target, state), value)
     if (stmt.type) value = this.typed(value, stmt.type)
-    this.userAssignSink(stmt, value)
+    this.userStatementSink(stmt.site, value)
     this.assign(stmt.target, value, state, stmt.site)
     if (stmt.target.t === 'name') this.trackView(stmt.target.name, stmt.op === null ? stmt.value : null)
   }
@@ -399,6 +399,7 @@ export class FunctionRun {
     this.captureReceiver(state)
     if (!stmt.value) return
     let value = this.eval(stmt.value, state)
+    this.userStatementSink(stmt.site, value)
     for (const spec of this.returnSinks) {
       // A dict or list returned by a view is serialized as JSON, not rendered as HTML.
       if (stmt.value.t === 'dict' || stmt.value.t === 'list') continue
@@ -1430,13 +1431,16 @@ export class FunctionRun {
     for (const input of inputs) for (const fact of deepFacts(input)) this.reach(fact, hit, null)
   }
 
-  /** `x = ...` matched as a whole by a user sink (`$EL.innerHTML = $X`): the assigned value reaches it. */
-  private userAssignSink(stmt: Extract<Stmt, { t: 'assign' }>, value: Val): void {
+  /**
+   * An assignment or a return matched as a whole by a user sink (`$EL.innerHTML = $X`,
+   * `return $X`): the assigned or returned value reaches it.
+   */
+  private userStatementSink(site: Step['site'], value: Val): void {
     const overlay = this.engine.overlay
-    const entry = overlay?.at(this.unit.path, stmt.site.start, stmt.site.end)
+    const entry = overlay?.at(this.unit.path, site.start, site.end)
     if (!overlay || !entry) return
     for (const sink of entry.sinks) {
-      const hit: SinkHit = { spec: overlay.sinkSpec, site: stmt.site, callee: sink.label }
+      const hit: SinkHit = { spec: overlay.sinkSpec, site, callee: sink.label }
       for (const fact of deepFacts(value)) this.reach(fact, hit, null)
     }
   }
