@@ -243,6 +243,35 @@ def hello_escaped():
     await expectAnnotated(xss, code, 'py-reflected')
   })
 
+  it('taints a variable a by-side-effect source fills from there on', async () => {
+    const rule = `
+rules:
+  - id: py-filled
+    mode: taint
+    languages: [python]
+    severity: ERROR
+    message: Socket data reaches eval
+    pattern-sources:
+      - patterns:
+          - pattern: $SOCK.recv_into($BUF)
+          - focus-metavariable: $BUF
+        by-side-effect: true
+    pattern-sinks:
+      - pattern: eval(...)
+`
+    const code = {
+      'server.py': `def serve(sock):
+    buffer = bytearray(1024)
+    # ok: py-filled
+    eval(buffer)
+    sock.recv_into(buffer)
+    # ruleid: py-filled
+    eval(buffer)
+`,
+    }
+    await expectAnnotated(rule, code, 'py-filled')
+  })
+
   it('cleans a variable checked by a by-side-effect sanitizer from there on', async () => {
     const sideEffect = `
 rules:
