@@ -693,6 +693,50 @@ func render(kind string) {
     expect(report.findings[0]?.dataFlow?.source).toMatchObject({ filePath: 'handlers/reports.go', lineNumber: 8 })
   })
 
+  it('follows calls into other packages of the repository, functions and methods', async () => {
+    const moduleFiles = {
+      'cmd/api/main.go': `package main
+
+import (
+	"net/http"
+
+	"example.com/shop/internal/store"
+	reports "example.com/shop/internal/reporting"
+)
+
+func Orders(s *store.Store, w http.ResponseWriter, r *http.Request) {
+	customer := r.URL.Query().Get("customer")
+	s.ByCustomer(customer)
+	s.ByCustomer("walk-in")
+	reports.Run(customer)
+}
+`,
+      'internal/store/store.go': `package store
+
+import "database/sql"
+
+type Store struct {
+	db *sql.DB
+}
+
+func (s *Store) ByCustomer(name string) {
+	// ruleid: go-injection
+	s.db.Query("SELECT * FROM orders WHERE customer = '" + name + "'")
+}
+`,
+      'internal/reporting/run.go': `package reporting
+
+import "os/exec"
+
+func Run(kind string) {
+	// ruleid: go-injection
+	exec.Command("report", kind).Run()
+}
+`,
+    }
+    await expectAnnotated(rule, moduleFiles, 'go-injection')
+  })
+
   it('follows method calls through the receiver type', async () => {
     const methodFiles = {
       'server/server.go': `package server

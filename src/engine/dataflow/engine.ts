@@ -158,7 +158,7 @@ export class Engine {
       const fromCommonJs = moduleExports.fields?.get(name)
       if (fromCommonJs) return fromCommonJs
     }
-    return vars.get(name) ?? null
+    return vars.get(name) ?? (unit.spec.syntax.packageScope ? this.packageValue(unit, name) : null)
   }
 
   /** The value an import binds: a project module's export, a module, or an external API name. */
@@ -225,9 +225,20 @@ export class Engine {
 
   private readonly packageMethods = new Map<string, Map<string, FunctionDef>>()
 
-  /** Go: the method `name` declared for type `type` (`*T` or `T`) in the unit's package (folder), or null. */
+  /**
+   * Go: the method `name` declared for type `type` (`*T`, `T`, or `pkg.T` of an imported package
+   * of the repository) in the package of the file that wrote the type, or null.
+   */
   packageMethod(unit: FileUnit, type: string, name: string): FunctionDef | null {
-    const folder = parentDir(unit.path)
+    const bare = type.replace(/^\*+/, '')
+    const dot = bare.indexOf('.')
+    let folder = parentDir(unit.path)
+    if (dot !== -1) {
+      const imported = unit.importBinding(bare.slice(0, dot))
+      const target = imported ? this.program.resolveModule(unit, imported.decl.module) : null
+      if (!target) return null
+      folder = parentDir(target)
+    }
     let methods = this.packageMethods.get(folder)
     if (!methods) {
       methods = new Map()
@@ -242,7 +253,7 @@ export class Engine {
         }
       }
     }
-    return methods.get(`${type.replace(/^\*+/, '')}.${name}`) ?? null
+    return methods.get(`${dot === -1 ? bare : bare.slice(dot + 1)}.${name}`) ?? null
   }
 
   /** A class named in `unit` (declared, imported, or found by Java's rules), or null. */

@@ -600,7 +600,7 @@ export class FunctionRun {
     const qualified = this.qualifiedJavaClass(object, property)
     if (qualified) return val({ ref: { t: 'class', cls: qualified }, qname })
     // Go: a method declared for the value's type in its package (`s.render(x)` with `s *Server`)
-    const method = this.syntax.packageScope && ref?.t === 'type' ? this.engine.packageMethod(this.unit, ref.name, property) : null
+    const method = this.syntax.packageScope && ref?.t === 'type' ? this.engine.packageMethod(this.engine.program.unit(ref.path) ?? this.unit, ref.name, property) : null
     if (method) return val({ ref: { t: 'function', fn: method, receiver: object }, qname })
     const value = readField(object, property)
     return qname && !value.qname ? { ...value, qname } : value

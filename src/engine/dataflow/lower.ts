@@ -176,6 +176,7 @@ export class Lowerer {
       case 'import-module':
       case 'import-es':
       case 'import-path':
+      case 'import-package':
         return this.importDecls(node, rule).map((decl) => ({ t: 'import', decl }))
       default:
         return [{ t: 'expr', expr: this.expr(node), site: this.site(node) }]
@@ -424,6 +425,11 @@ export class Lowerer {
         const dot = path.lastIndexOf('.')
         const last = path.slice(dot + 1)
         return [{ module: path.slice(0, Math.max(dot, 0)), bindings: [{ local: last, imported: last }] }]
+      }
+      case 'import-package': {
+        const module = unquote(this.locate(node, rule.path)?.text() ?? '')
+        const local = this.locate(node, rule.alias)?.text() ?? module.slice(module.lastIndexOf('/') + 1)
+        return module === '' ? [] : [{ module, bindings: [{ local, imported: null }] }]
       }
       default:
         return []

@@ -247,8 +247,8 @@ export class Program {
       case 'java':
         result = this.resolveJava(module)
         break
-      case 'none':
-        result = null
+      case 'go':
+        result = this.resolveGo(module)
         break
     }
     this.resolved.set(key, result)
@@ -295,6 +295,21 @@ export class Program {
   }
 
   /** `com.acme.db.Repo`: the file declaring that class (by its path). */
+  /**
+   * Go: the folder an import path ends with (`example.com/app/internal/db` -> `internal/db`, the
+   * longest such folder), as its first file: a package is all the files of its folder.
+   */
+  private resolveGo(module: string): string | null {
+    let best: string | null = null
+    for (const path of this.inputs.keys()) {
+      if (!path.endsWith('.go')) continue
+      const folder = parentDir(path)
+      if (folder === '' || !(module === folder || module.endsWith(`/${folder}`))) continue
+      if (best === null || folder.length > parentDir(best).length || (folder === parentDir(best) && path < best)) best = path
+    }
+    return best
+  }
+
   private resolveJava(module: string): string | null {
     const path = module.replace(/\./g, '/')
     const base = module.slice(module.lastIndexOf('.') + 1)

@@ -125,6 +125,8 @@ export type NodeRule =
   | { readonly as: 'import-es'; readonly source: Locator; readonly clause: Locator }
   /** `import a.b.C;` (Java): the path names one class, or a package with `.*` */
   | { readonly as: 'import-path'; readonly path: Locator }
+  /** `import str "strings"` (Go): a package by its path, named by its last segment unless aliased */
+  | { readonly as: 'import-package'; readonly path: Locator; readonly alias?: Locator }
   | { readonly as: 'import-alias'; readonly name: Locator; readonly alias: Locator }
   | { readonly as: 'import-namespace'; readonly name: Locator }
   | { readonly as: 'import-named'; readonly specifiers: Locator }
@@ -170,8 +172,8 @@ export interface SyntaxSpec {
   readonly commonJsExports?: boolean
   /** Python: every top-level name can be imported (no export list) */
   readonly operators: OperatorSpec
-  /** `none`: imports are not resolved to files (Go: other packages are not followed; see packageScope) */
-  readonly moduleResolution: 'python' | 'node' | 'java' | 'none'
+  /** `go`: an import path names the repository folder it ends with (a package: see packageScope) */
+  readonly moduleResolution: 'python' | 'node' | 'java' | 'go'
 }
 
 /** Operator spellings the engine gives meaning to (constant folding, guards). */

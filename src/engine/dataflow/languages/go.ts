@@ -4,7 +4,8 @@
  * range / switch, returns of several values, composite literals, closures). Its security catalog
  * is empty: Go is analyzed only for user taint rules (languages/bare.ts), whose sources and sinks
  * are the rule's own; the built-in data-flow analyzer does not read Go. The files of a folder
- * are one package: their top-level functions are called across files without an import.
+ * are one package: their top-level functions are called across files without an import, and an
+ * import path names the repository folder it ends with (program.ts).
  */
 import type { LanguageSpec, NodeRule } from '../spec.ts'
 
@@ -20,8 +21,7 @@ const nodes: Record<string, NodeRule> = {
   statement_list: { as: 'block' },
   comment: { as: 'ignore' },
   package_clause: { as: 'ignore' },
-  // Imports name other packages, not followed; the files of one package share their names (packageScope).
-  import_declaration: { as: 'ignore' },
+  import_spec: { as: 'import-package', path: 'path', alias: 'name' },
   type_declaration: { as: 'ignore' },
   inc_statement: { as: 'ignore' },
   dec_statement: { as: 'ignore' },
@@ -111,7 +111,7 @@ export const GO_SPEC: LanguageSpec = {
       passThrough: ['&', '*', '<-'],
     },
     packageScope: true,
-    moduleResolution: 'none',
+    moduleResolution: 'go',
   },
   sources: [],
   sinks: [],
