@@ -137,7 +137,7 @@ def suppressed():
       description: 'Request data reaches the shell through cmd',
     })
     expect(finding?.dataFlow?.source).toMatchObject({ filePath: 'app/views.py', lineNumber: 7 })
-    expect(finding?.dataFlow?.sink).toMatchObject({ filePath: 'app/views.py', lineNumber: 10 })
+    expect(finding?.dataFlow?.sink).toMatchObject({ filePath: 'app/views.py', lineNumber: 10, kind: 'rule', cwe: 'CWE-78' })
     expect(finding?.dataFlow?.steps.map((step) => step.lineNumber)).toEqual([7, 8])
     expect(report.stats.suppressed).toBe(1)
   })
@@ -153,6 +153,7 @@ def suppressed():
     const report = await scan(rule, files)
     const sanitized = report.dataFlows.filter((trace) => trace.sanitized)
     expect(sanitized.map((trace) => trace.sink.lineNumber)).toEqual([16])
+    expect(sanitized[0]?.sink.cwe).toBe('CWE-78')
     expect(sanitized[0]?.sanitizer?.lineNumber).toBe(16)
   })
 

@@ -93,7 +93,8 @@ export async function analyzeTaintRules(files: ReadonlyArray<{ path: string; tex
         step = steps.next()
       }
       for (const error of step.value.errors) result.errors.push({ ruleId: id, ...error })
-      const candidates = step.value.records.map((record) => ({ record, trace: toTrace(texts, record) }))
+      const cwe = documents[0]?.cwe[0] ?? ''
+      const candidates = step.value.records.map((record) => ({ record, trace: toTrace(texts, record, cwe) }))
       result.traces.push(...candidates.map((candidate) => candidate.trace))
       const built = ruleFindings(texts, documents, matched.sinkBindings, candidates)
       result.findings.push(...built.findings)
@@ -197,12 +198,13 @@ interface Candidate {
   trace: DataFlowTrace
 }
 
-function toTrace(texts: FileTexts, record: TraceRecord): DataFlowTrace {
+/** A path of the rule: source and sink kind `rule`, the sink's CWE the rule's first. */
+function toTrace(texts: FileTexts, record: TraceRecord, cwe: string): DataFlowTrace {
   const { fact, hit } = record
   if (fact.origin.type !== 'source') throw new Error('only source facts make traces')
   return {
     source: { ...stepAt(texts, fact.origin.site, `${fact.origin.what} (taint source)`), kind: 'rule' },
-    sink: { ...stepAt(texts, hit.site, `${hit.callee} (taint sink)`), kind: 'rule', cwe: '' },
+    sink: { ...stepAt(texts, hit.site, `${hit.callee} (taint sink)`), kind: 'rule', cwe },
     steps: pathSteps(texts, fact.steps),
     sanitized: record.sanitized,
     sanitizer: record.sanitizer ? stepAt(texts, record.sanitizer.site, record.sanitizer.note) : null,
@@ -266,7 +268,7 @@ function ruleFindings(texts: FileTexts, documents: readonly RuleDocument[], sink
       },
       fingerprintOf(document.id, site.path, entry.normalized, occurrences[index] ?? 0),
     )
-    findings.push({ ...finding, dataFlow: { ...trace, sink: { ...trace.sink, cwe: document.cwe[0] ?? '' } } })
+    findings.push({ ...finding, dataFlow: trace })
   })
   return { findings, suppressed }
 }
