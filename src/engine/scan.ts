@@ -28,7 +28,7 @@ import { emptySastMetrics } from './sast.ts'
 import type { SastMetrics } from './sast.ts'
 import { loadSecretsDetector, type SecretsDetector } from './secrets-bridge.ts'
 import { walkDirectory } from './walk.ts'
-import { analyzeTaintRules, isTaintRule, taintFileLanguages } from './semgrep/taint.ts'
+import { analyzeTaintRules, checkTaintRule, isTaintRule, taintFileLanguages } from './semgrep/taint.ts'
 import type { TaintRulesResult } from './semgrep/taint.ts'
 import type { TaintTaskInput } from './semgrep/taint-task.ts'
 import { AnalysisCrashError, AnalysisPool, AnalysisTimeoutError } from './worker-pool.ts'
@@ -452,6 +452,9 @@ async function prepare(options: ScanOptions): Promise<Preparation> {
   log('info', `rules loaded: ${set.rulesRun} rules, analyzers ${running.join(', ') || 'none'}`, { rules: set.rulesRun, analyzers: running })
   const dataflow = names.includes('dataflow')
   const taintRules = names.includes('sast') ? rules.filter(isTaintRule) : []
+  for (const rule of taintRules) {
+    for (const problem of rule.semgrep ? checkTaintRule(rule.semgrep, rule.language) : []) log('error', `rule ${rule.id} does not run: ${problem.message}`, { ruleId: rule.id })
+  }
   return {
     names: dataflow ? [...running, 'dataflow'] : running,
     rules,

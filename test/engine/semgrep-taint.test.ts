@@ -340,6 +340,32 @@ def work(request):
   })
 })
 
+describe('Semgrep taint rules in a language data flow does not follow', () => {
+  it('says the rule does not run rather than skipping it silently', async () => {
+    const rule = `
+rules:
+  - id: kt-eval
+    mode: taint
+    languages: [kotlin]
+    severity: ERROR
+    message: Input reaches eval
+    pattern-sources:
+      - pattern: readLine()
+    pattern-sinks:
+      - pattern: eval(...)
+`
+    const logs: string[] = []
+    await scanSources([{ path: 'Main.kt', content: Buffer.from('fun main() { eval(readLine()) }\n') }], {
+      analyzers: ['sast'],
+      builtinRules: false,
+      extraRules: parseRulesText(rule),
+      workers: 0,
+      onLog: (event) => (event.level === 'error' ? logs.push(event.message) : undefined),
+    })
+    expect(logs).toEqual(['rule kt-eval does not run: mode: taint is not supported for kotlin (taint rules run on the data-flow engine: python, javascript, typescript, java, go)'])
+  })
+})
+
 describe('Semgrep taint rules: several in one ruleset', () => {
   it('keeps each rule to its own sources and sinks', async () => {
     const rules = `

@@ -51,6 +51,20 @@ export function isTaintRule(rule: RuleDocument): boolean {
   return rule.semgrep?.mode === 'taint' && rule.semgrep.taint !== undefined
 }
 
+/**
+ * What keeps a taint rule from running for `language` (a file language of the data-flow engine
+ * it has no spec for), with the rule's line: for the rules loader to refuse the rule at write time,
+ * as it refuses patterns that cannot be compiled (checkSemgrepPatterns).
+ */
+export function checkTaintRule(rule: SemgrepRule, language: string): Array<{ line: number; message: string }> {
+  if (rule.mode !== 'taint') return []
+  const followed = isCodeLanguage(language) && fileLanguagesForRule(language).some((each) => bareSpecFor(each) !== null)
+  if (followed) return []
+  return [{ line: rule.line, message: `mode: taint is not supported for ${language} (taint rules run on the data-flow engine: ${TAINT_LANGUAGES})` }]
+}
+
+const TAINT_LANGUAGES = 'python, javascript, typescript, java, go'
+
 /** File languages the data-flow engine can follow a taint rule's data in. */
 export function taintFileLanguages(rules: readonly RuleDocument[]): Set<CodeLanguage> {
   const result = new Set<CodeLanguage>()
