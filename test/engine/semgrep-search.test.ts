@@ -225,6 +225,28 @@ describe('Semgrep literals, containers and equivalences', () => {
     expect(await matchedLines(rule, 'A.java', code)).toEqual([2, 3])
   })
 
+  it('match declaration patterns whatever modifiers, annotations, return types and receivers the code adds', async () => {
+    const java = semgrepRule('java', 'patterns:\n  - pattern-inside: |\n      $RET $METHOD(...) {\n        ...\n      }\n  - pattern: System.out.println(...)')
+    const javaCode = 'class A {\n  @Override\n  public String a() throws IOException {\n    System.out.println(1);\n    return "";\n  }\n  static { System.out.println(2); }\n}\n'
+    expect(await matchedLines(java, 'A.java', javaCode)).toEqual([4])
+    const go = semgrepRule('go', 'patterns:\n  - pattern-inside: func $F(...) { ... }\n  - pattern: fmt.Println(...)')
+    const goCode = 'package main\n\nfunc (s *Server) Handle(x int) (int, error) {\n\tfmt.Println(x)\n\treturn 0, nil\n}\n\nvar f = fmt.Println\n'
+    expect(await matchedLines(go, 'a.go', goCode)).toEqual([4])
+    const python = semgrepRule('python', 'patterns:\n  - pattern-inside: |\n      def $F($ARG):\n          ...\n  - pattern: return $ARG')
+    const pythonCode = 'async def f(a) -> int:\n    return a\n\ndef g(a, b):\n    return a\n'
+    expect(await matchedLines(python, 'a.py', pythonCode)).toEqual([2])
+    const annotated = semgrepRule('java', 'pattern: |\n  @Deprecated\n  void $M(...) { ... }')
+    expect(await matchedLines(annotated, 'B.java', 'class B {\n  @Deprecated\n  void old() {}\n  void current() {}\n}\n')).toEqual([2])
+  })
+
+  it('match decorated members and annotated methods by the decorators and annotations the pattern names', async () => {
+    const ts = semgrepRule('typescript', 'patterns:\n  - pattern-inside: |\n      @Get(...)\n      $M(...) { ... }\n  - pattern: $REQ.query')
+    expect(await matchedLines(ts, 'a.ts', "class A {\n  @Get('/')\n  list(req) {\n    return req.query\n  }\n  other(req) { return req.query }\n}\n")).toEqual([4])
+    const java = semgrepRule('java', 'patterns:\n  - pattern-inside: |\n      @RequestMapping(...)\n      public $RET $M(...) { ... }\n  - pattern: $R.getParameter(...)')
+    const code = 'class A {\n  @RequestMapping("/a")\n  @ResponseBody\n  public String a(HttpServletRequest r) {\n    return r.getParameter("x");\n  }\n  @RequestMapping("/b")\n  private String b(HttpServletRequest r) {\n    return r.getParameter("y");\n  }\n}\n'
+    expect(await matchedLines(java, 'A.java', code)).toEqual([5])
+  })
+
   it('match a TypeScript function pattern whatever return type the function declares', async () => {
     const rule = semgrepRule('typescript', 'patterns:\n  - pattern-inside: function $F(...) { ... }\n  - pattern: JSON.parse($X)')
     const code = 'function a(s: string): unknown {\n  return JSON.parse(s)\n}\nfunction b(s) {\n  return JSON.parse(s)\n}\nconst c = (s: string) => JSON.parse(s)\n'
@@ -300,6 +322,14 @@ describe('Semgrep pattern operators', () => {
     expect(await matchedLines(rule, 'a.py', 'app.run(port=22)\napp.run(port=80)\napp.run(port=8080)\napp.run(port=p)\n')).toEqual([1])
     const go = semgrepRule('go', 'patterns:\n  - pattern: rsa.GenerateKey($R, $BITS)\n  - metavariable-comparison:\n      comparison: int($BITS) < 2048')
     expect(await matchedLines(go, 'a.go', 'package main\nfunc f() {\n\trsa.GenerateKey(rand.Reader, 1024)\n\trsa.GenerateKey(rand.Reader, 4096)\n}\n')).toEqual([3])
+  })
+
+  it('metavariable-comparison reads a variable assigned a single constant as that constant', async () => {
+    const rule = semgrepRule('java', 'patterns:\n  - pattern: new byte[$N]\n  - metavariable-comparison:\n      metavariable: $N\n      comparison: $N < 2048')
+    const code = 'class A { void f(int n) {\n  int size = 512;\n  byte[] a = new byte[size];\n  int big = 4096;\n  byte[] b = new byte[big];\n  int grows = 1;\n  grows = 100000;\n  byte[] c = new byte[grows];\n  byte[] d = new byte[n];\n} }\n'
+    expect(await matchedLines(rule, 'A.java', code)).toEqual([3])
+    const python = semgrepRule('python', 'patterns:\n  - pattern: app.run(port=$P)\n  - metavariable-comparison:\n      metavariable: $P\n      comparison: $P < 1024')
+    expect(await matchedLines(python, 'a.py', 'PORT = 80\napp.run(port=PORT)\n')).toEqual([2])
   })
 
   it('focus-metavariable reports the captured code, one finding per metavariable of a list', async () => {

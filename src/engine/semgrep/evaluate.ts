@@ -5,6 +5,9 @@
  * `pattern-inside` match, drops those inside a `pattern-not-inside` match or equal to a
  * `pattern-not` match, then applies the metavariable filters in the order written, then
  * `focus-metavariable`. Bindings agree when their code is the same up to whitespace.
+ * `pattern-regex` runs on the text (behind the deterministic prefilter of regex-filter.ts);
+ * `metavariable-regex` anchors at the captured code's start, as Python's re.match;
+ * `metavariable-comparison` reads single-assignment constants (constants.ts).
  *
  * Import aliases are resolved per file: `subprocess.call(...)` is also tried as `call(...)`
  * after `from subprocess import call`, as `sp.call(...)` after `import subprocess as sp`
@@ -19,6 +22,7 @@ import type { CompiledPattern, PatternStep, Placeholder } from './pattern.ts'
 import { evaluateComparison, parseComparison } from './comparison.ts'
 import { aliasVariants, importAliases } from './imports.ts'
 import { declaredTypes, typeMatches } from './types-of.ts'
+import { fileConstants } from './constants.ts'
 import { regexFilter } from '../regex-filter.ts'
 import type { RegexFilter } from '../regex-filter.ts'
 
@@ -126,6 +130,7 @@ interface Scope {
 class Evaluator {
   private aliases: Map<string, string> | undefined
   private types: ReturnType<typeof declaredTypes> | undefined
+  private constants: Map<string, string> | undefined
 
   constructor(
     private readonly root: SgNode,
@@ -204,15 +209,16 @@ class Evaluator {
         case 'metavariable-regex': {
           const name = metavariableName(clause.metavariable)
           const regex = anchoredAtStart(clause.regex)
+          const filter = prefilterOf(clause.regex)
           ranges = ranges.filter((match) => {
             const bound = match.bindings[name]
-            return bound !== undefined && regex.test(bound.text)
+            return bound !== undefined && (!filter || filter.test(bound.text)) && regex.test(bound.text)
           })
           break
         }
         case 'metavariable-comparison': {
           const expression = parseComparison(clause.comparison)
-          ranges = ranges.filter((match) => evaluateComparison(expression, match.bindings))
+          ranges = ranges.filter((match) => evaluateComparison(expression, this.withConstants(match.bindings)))
           break
         }
         case 'metavariable-pattern': {
@@ -298,6 +304,20 @@ class Evaluator {
       }
     }
     return dedupe(matches)
+  }
+
+  /** Bindings to variables assigned a single literal in the file, read as that literal (Semgrep's constant propagation). */
+  private withConstants(bindings: Readonly<Bindings>): Readonly<Bindings> {
+    this.constants ??= fileConstants(this.root, this.language)
+    if (this.constants.size === 0) return bindings
+    let resolved: Bindings | null = null
+    for (const [name, binding] of Object.entries(bindings)) {
+      const constant = this.constants.get(binding.text.trim())
+      if (constant === undefined) continue
+      resolved ??= { ...bindings }
+      resolved[name] = { ...binding, text: constant }
+    }
+    return resolved ?? bindings
   }
 
   private importAliases(): Map<string, string> {

@@ -2,18 +2,27 @@
  * Semgrep patterns translated to ast-grep rules. A Semgrep pattern is code of the rule's
  * language with Semgrep's extensions; most map directly onto ast-grep's own pattern syntax
  * (`$X` is the same, `...` and `$...ARGS` become `$$$` and `$$$ARGS`), and the rest become
- * generated metavariables checked after ast-grep has matched (evaluate.ts):
+ * generated metavariables (placeholders) checked after ast-grep has matched (evaluate.ts):
  *
- * - `"..."` (any string literal) and `"=~/re/"` (a string literal whose content matches re);
- * - `<... e ...>` (a node that is, or contains at any depth, a match of e);
+ * - string literals: `"..."` (any literal), `"=~/re/"` (content matching re), `"$X"` (any
+ *   literal, binding its content), and other literals by value whatever their quotes
+ *   (JavaScript, TypeScript, Python, Go);
+ * - `<... e ...>` (a node that is, or contains at any depth, a match of e); template literals
+ *   `` `...${e}...` ``; Python dictionaries `{..., k: v, ...}` (pairs in any order);
  * - typed metavariables: Java `(String $X)`, Go `($X : string)`, TypeScript `($X: string)` (an
- *   expression whose declared or literal type is the one named);
+ *   expression whose type the file states: types-of.ts);
  * - statement sequences (`$X = f()` ... `g($X)`): ast-grep matches one node, so each
- *   statement becomes a step of a sequence evaluate.ts matches in order within one block;
- * - Python keyword arguments in any order (one variant per order, four keywords at most).
+ *   statement becomes a step of a sequence evaluate.ts matches in order within one block; a
+ *   leading or trailing `...` line extends the match to the block's first or last statement.
+ *
+ * A pattern may also compile to several equivalent forms (alternatives), each an ast-grep
+ * search: Python keyword arguments in any order; a trailing `, ...` that matches nothing;
+ * `..., $X` at each arity (ast-grep's `$$$` does not backtrack); Java's two `for` loops.
+ * Declarations (functions, methods, classes) match by the parts the pattern has, ignoring the
+ * modifiers, annotations, return types it leaves out (relaxedDeclaration).
  *
  * Import aliases depend on the file, so evaluate.ts rewrites the pattern text per file
- * (aliasVariants) before compiling it here.
+ * (imports.ts) before compiling it here.
  */
 import { parse } from '@ast-grep/napi'
 import type { NapiConfig, SgNode } from '@ast-grep/napi'
@@ -98,6 +107,8 @@ export function unescapeQuotes(content: string): string {
 
 class Translator {
   private readonly placeholders: Record<string, Placeholder> = {}
+  /** statements that are matched in the context of the whole pattern (statements()) */
+  private readonly contextual = new Map<string, NapiConfig>()
   private counter = 0
   private readonly language: CodeLanguage
 
@@ -325,21 +336,113 @@ class Translator {
   private statements(text: string): string[] {
     const parsed = parseFragment(text, this.language)
     if (!parsed || parsed.nodes.length <= 1) return [text]
-    return parsed.nodes.map((node) => text.slice(node.range().start.index - parsed.offset, node.range().end.index - parsed.offset))
+    const root = (parsed.nodes[0] as SgNode).getRoot().root()
+    return parsed.nodes.map((node) => {
+      const statement = text.slice(node.range().start.index - parsed.offset, node.range().end.index - parsed.offset)
+      // A part that only parses where it is (a TypeScript decorator before its method) is
+      // selected in the whole pattern, when it is the first node of its kind there.
+      const first = root.find({ rule: { kind: String(node.kind()) } })
+      if (!parseFragment(statement, this.language) && first && sameRange(first, node)) {
+        this.contextual.set(statement, { rule: { pattern: { context: `${parsed.prefix}${text}${parsed.suffix}`, selector: String(node.kind()) } } })
+      }
+      return statement
+    })
   }
 
   private config(text: string): NapiConfig {
     if (this.selector) return { rule: { pattern: { context: text, selector: this.selector } } }
+    const contextual = this.contextual.get(text)
+    if (contextual) return contextual
     // A lone metavariable matches any node; a wrapper would narrow it to one kind.
     if (/^\s*\$[A-Z_][A-Z0-9_]*\s*$/.test(text)) return { rule: { pattern: text.trim() } }
     const parsed = parseFragment(text, this.language)
     if (!parsed && !parsesAsPattern(text, this.language)) throw new PatternError(`\`${text.trim()}\` does not parse as ${this.language}`)
+    if (parsed && parsed.nodes.length === 1) {
+      const relaxed = relaxedDeclaration(parsed.nodes[0] as SgNode, `${parsed.prefix}${text}${parsed.suffix}`, this.language)
+      if (relaxed) return { rule: relaxed }
+    }
     if (!parsed || parsed.offset === 0) return { rule: { pattern: text } }
     const node = parsed.nodes[0] as SgNode
     const inner = node.kind() === 'expression_statement' && node.children().filter((child) => child.isNamed()).length === 1 ? node.child(0) : null
     const selector = inner && inner.text().trim() === node.text().trim() ? String(inner.kind()) : String(node.kind())
     return { rule: { pattern: { context: `${parsed.prefix}${text}${parsed.suffix}`, selector } } }
   }
+}
+
+/** Declarations whose parts a pattern may leave out (modifiers, annotations, return types, throws...). */
+const DECLARATION_KINDS: Partial<Record<CodeLanguage, ReadonlySet<string>>> = {
+  java: new Set(['method_declaration', 'constructor_declaration', 'class_declaration', 'interface_declaration']),
+  go: new Set(['function_declaration', 'method_declaration']),
+  javascript: new Set(['function_declaration', 'class_declaration', 'method_definition']),
+  typescript: new Set(['function_declaration', 'class_declaration', 'method_definition']),
+  tsx: new Set(['function_declaration', 'class_declaration', 'method_definition']),
+  python: new Set(['function_definition', 'class_definition']),
+}
+
+const FIELD_NAMES = ['name', 'type', 'parameters', 'body', 'result', 'receiver', 'return_type', 'type_parameters', 'superclass', 'superclasses', 'interfaces', 'dimensions']
+
+/**
+ * A declaration pattern as "a node of this kind with these parts": Semgrep matches
+ * `$RET $METHOD(...) { ... }` on `@Override public String m(int a) throws E { ... }`, while an
+ * ast-grep pattern must account for every part. Each part the pattern has must match the
+ * code's part (a field's by field); parts it leaves out are not looked at. Null when a part
+ * cannot be selected unambiguously from the pattern's code (the pattern is then matched as written).
+ */
+function relaxedDeclaration(node: SgNode, context: string, language: CodeLanguage): Record<string, unknown> | null {
+  const kind = String(node.kind())
+  if (!DECLARATION_KINDS[language]?.has(kind)) return null
+  const root = node.getRoot().root()
+  // A Go function pattern also means methods (functions with a receiver).
+  const parts: Array<Record<string, unknown>> = [kind === 'function_declaration' && language === 'go' ? { any: [{ kind }, { kind: 'method_declaration' }] } : { kind }]
+  for (const child of node.children()) {
+    if (!child.isNamed() || String(child.kind()).includes('comment')) continue
+    // a part that is only `...` (a body) matches any such part, and so does its absence
+    if (/^[$µ]{3}[A-Z0-9_]*$/.test(child.text().trim())) continue
+    const field = FIELD_NAMES.find((name) => {
+      const part = node.field(name)
+      return part !== null && sameRange(part, child)
+    })
+    const text = child.text()
+    let rule: Record<string, unknown>
+    if (child.kind() === 'modifiers') {
+      // Java: each modifier and annotation the pattern names, among the code's others
+      const modifiers = javaModifiers(child, root, context)
+      if (!modifiers) return null
+      rule = modifiers
+    } else if (/^[$µ][A-Z_][A-Z0-9_]*$/.test(text)) {
+      rule = { pattern: `$${text.slice(1)}` }
+    } else if (child.children().length === 0) {
+      rule = { kind: String(child.kind()), regex: `^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$` }
+    } else {
+      // ast-grep selects the first node of the kind in the context: it must be this part.
+      const first = root.find({ rule: { kind: String(child.kind()) } })
+      if (!first || !sameRange(first, child)) return null
+      rule = { pattern: { context, selector: String(child.kind()) } }
+    }
+    parts.push({ has: field ? { field, ...rule } : rule })
+  }
+  return { all: parts }
+}
+
+/** A rule for Java `modifiers` holding every keyword and annotation of the pattern's, or null. */
+function javaModifiers(modifiers: SgNode, root: SgNode, context: string): Record<string, unknown> | null {
+  const all: Array<Record<string, unknown>> = []
+  for (const part of modifiers.children()) {
+    if (!part.isNamed()) {
+      all.push({ regex: `(?:^|\\s)${part.text()}(?:\\s|$)` })
+      continue
+    }
+    const first = root.find({ rule: { kind: String(part.kind()) } })
+    if (!first || !sameRange(first, part)) return null
+    all.push({ has: { pattern: { context, selector: String(part.kind()) } } })
+  }
+  return { kind: 'modifiers', all }
+}
+
+function sameRange(a: SgNode, b: SgNode): boolean {
+  const x = a.range()
+  const y = b.range()
+  return x.start.index === y.start.index && x.end.index === y.end.index
 }
 
 interface ParsedFragment {
@@ -353,7 +456,8 @@ interface ParsedFragment {
 
 /**
  * Wrappers a fragment is parsed in, first that parses wins: Go statements only parse in a
- * function body (and `f(x)` alone parses as a type conversion there), Java members in a class.
+ * function body (and `f(x)` alone parses as a type conversion there), Java members in a class,
+ * JavaScript objects in parentheses and class members in a class.
  */
 const WRAPPERS: Partial<Record<CodeLanguage, Array<[string, string]>>> = {
   go: [
@@ -369,14 +473,17 @@ const WRAPPERS: Partial<Record<CodeLanguage, Array<[string, string]>>> = {
   javascript: [
     ['', ''],
     ['(', ')'],
+    ['class _ {\n', '\n}'],
   ],
   typescript: [
     ['', ''],
     ['(', ')'],
+    ['class _ {\n', '\n}'],
   ],
   tsx: [
     ['', ''],
     ['(', ')'],
+    ['class _ {\n', '\n}'],
   ],
 }
 
