@@ -71,3 +71,11 @@ def timeouts(settings):
     read_timeout = settings.read_timeout
     write_timeout = 5
     return connect_timeout, read_timeout, write_timeout
+
+
+def active_users(User, order):
+    # ruleid: python-queryset-extra
+    ranked = User.objects.filter(active=True).order_by("name").extra(select={"rank": order})
+    # ok: python-queryset-extra
+    plain = User.objects.filter(active=True).order_by("name")
+    return ranked, plain
