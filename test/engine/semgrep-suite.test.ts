@@ -119,7 +119,7 @@ describe('findings of Semgrep rules', () => {
     expect(pickle?.confidence).toBeGreaterThan(findings.get('python-marshal-loads')?.confidence ?? 1)
   })
 
-  it('interpolate metavariables (those of a taint rule sink, pattern-regex named groups) in messages in every language', async () => {
+  it('interpolate metavariables (ellipsis metavariables, those of a taint rule sink, pattern-regex named groups) in messages in every language', async () => {
     expect((await findingsOf('javascript/metadata.yaml')).get('js-document-write')).toMatchObject({
       description: 'document.write() of banner.html',
       severity: 'medium',
@@ -128,6 +128,8 @@ describe('findings of Semgrep rules', () => {
     })
     expect((await findingsOf('java/metadata.yaml')).get('java-system-exit')).toMatchObject({ description: 'System.exit(3) stops the whole server', severity: 'low' })
     expect((await findingsOf('java/metadata.yaml')).get('java-xxe-document-builder')).toMatchObject({ severity: 'high', cweIds: ['CWE-611'], category: 'xxe' })
+    const popen = (await testRuleFile(SUITE, 'python/pattern.yaml')).findings['python/pattern.py']?.find((finding) => finding.ruleId === 'python-popen-shell' && finding.lineNumber === 53)
+    expect(popen?.description).toBe('subprocess.Popen(["tar", "czf", name], cwd=directory) runs its command through a shell')
     expect((await findingsOf('python/taint.yaml')).get('python-flask-sql-injection')).toMatchObject({
       description: 'cursor runs a query built from request data',
       analyzer: 'sast',

@@ -53,3 +53,14 @@ func search(db *sql.DB, r *http.Request) (*sql.Rows, error) {
 	// ok: go-query-with-form-value
 	return db.Query("SELECT * FROM items WHERE name = $1", r.FormValue("name"))
 }
+
+func limits(settings map[string]int) (int, int) {
+	var retries, timeout int
+	// ruleid: go-overwritten-before-use
+	retries = settings["retries"]
+	retries = 3
+	// ok: go-overwritten-before-use
+	timeout = settings["timeout"]
+	settings["timeout"] = 30
+	return retries, timeout
+}

@@ -35,6 +35,18 @@ public class Reports {
         return byName != null ? byName : all;
     }
 
+    int[] limits(java.util.Properties settings) {
+        int retries;
+        int timeout;
+        // ruleid: java-overwritten-before-use
+        retries = Integer.parseInt(settings.getProperty("retries"));
+        retries = 3;
+        // ok: java-overwritten-before-use
+        timeout = Integer.parseInt(settings.getProperty("timeout"));
+        settings.setProperty("timeout", "30");
+        return new int[] {retries, timeout};
+    }
+
     void report(Logger audit, Exception e) {
         // ruleid: java-logger-with-exception-message
         audit.log(Level.WARNING, e.getMessage());

@@ -26,6 +26,18 @@ app.use(function (req, res, next) {
   next();
 });
 
+function configure(options) {
+  let retries;
+  let timeout;
+  // ruleid: js-overwritten-before-use
+  retries = options.retries;
+  retries = 3;
+  // ok: js-overwritten-before-use
+  timeout = options.timeout;
+  options.timeout = 30;
+  return [retries, timeout];
+}
+
 function search(db, req) {
   // ruleid: js-query-from-request-body
   db.query("SELECT * FROM items WHERE name = '" + req.body.name + "'");

@@ -11,3 +11,13 @@ def read_claims(token, key):
     # ok: python-jwt-signature-not-verified
     plain = jwt.decode(token, key, algorithms=["HS256"])
     return unverified, lenient, checked, plain
+
+
+def hosts(debug):
+    if debug:
+        # ruleid: python-allowed-hosts-wildcard
+        ALLOWED_HOSTS = ["localhost", "*"]
+    else:
+        # ok: python-allowed-hosts-wildcard
+        ALLOWED_HOSTS = ["app.example.com"]
+    return ALLOWED_HOSTS

@@ -61,3 +61,21 @@ def delete_account(user, account):
     # ok: python-admin-check-in-condition
     if account.owner == user:
         account.archive()
+
+
+def timeouts(settings):
+    # ruleid: python-overwritten-before-use
+    connect_timeout = settings.connect_timeout
+    connect_timeout = 5
+    # ok: python-overwritten-before-use
+    read_timeout = settings.read_timeout
+    write_timeout = 5
+    return connect_timeout, read_timeout, write_timeout
+
+
+def active_users(User, order):
+    # ruleid: python-queryset-extra
+    ranked = User.objects.filter(active=True).order_by("name").extra(select={"rank": order})
+    # ok: python-queryset-extra
+    plain = User.objects.filter(active=True).order_by("name")
+    return ranked, plain

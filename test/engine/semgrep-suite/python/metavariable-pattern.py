@@ -1,6 +1,8 @@
 import logging
 import subprocess
 
+from flask import redirect, request, url_for
+
 logger = logging.getLogger(__name__)
 
 
@@ -30,3 +32,17 @@ def parse_quantity(value):
         # ok: python-exception-message-built
         raise ValueError("a quantity cannot be zero")
     return int(value)
+
+
+def after_login():
+    if "next" in request.args:
+        # ruleid: python-redirect-to-request-value
+        return redirect(request.args.get("next"))
+    if "tab" in request.args:
+        # ruleid: python-redirect-to-request-value
+        return redirect("/home/" + request.args["tab"])
+    if "user" in request.args:
+        # ruleid: python-redirect-to-request-value
+        return redirect(f"/users/{request.args.get('user')}/profile")
+    # ok: python-redirect-to-request-value
+    return redirect(url_for("home"))

@@ -1,11 +1,14 @@
 import os
+import subprocess
 
-from flask import request, send_file
+from flask import Flask, request, send_file
 
 from app import db
 from app.forms import ProfileForm
 from app.models import Profile
 from app.storage import ensure_inside_uploads
+
+app = Flask(__name__)
 
 
 def save_profile():
@@ -44,3 +47,14 @@ def run_default_report():
     args.append("pdf")
     # ok: python-command-from-list
     os.system(" ".join(args))
+
+
+@app.route("/logs/<service>")
+def logs(service):
+    # ruleid: python-route-parameter-in-shell
+    return subprocess.check_output("journalctl -u " + service, shell=True)
+
+
+def logs_of(service):
+    # ok: python-route-parameter-in-shell
+    return subprocess.check_output("journalctl -u " + service, shell=True)
