@@ -349,28 +349,26 @@ class Evaluator {
     const rest = steps.slice(1).map((step) => this.step(step, compiled))
     const results: Array<SemgrepMatch & { first: SgNode; last: SgNode }> = []
     // One match per first statement (the earliest way to complete it), within a bounded search.
-    let budget = SEQUENCE_BUDGET
+    let budget = 0
     const extend = (index: number, statement: SgNode, bindings: Bindings, start: number, outer: SgNode, first: SgNode): boolean => {
       if (index === steps.length) {
         results.push({ start, end: statement.range().end.index, bindings, first, last: statement })
         return true
       }
+      // Candidates are in document order: those starting where the next statement may be.
       const candidates = rest[index - 1] ?? []
       const step = steps[index] as PatternStep
-      const after = statement.range().end.index
       const next = step.gapBefore ? null : nextStatement(statement)
-      for (const candidate of candidates) {
+      if (!step.gapBefore && !next) return false
+      // After `...`, the statement may be any later one of the block, at any depth.
+      const from = next ? next.range().start.index : statement.range().end.index
+      const to = next ? next.range().end.index : outer.range().end.index
+      for (let i = firstStartingAt(candidates, from); i < candidates.length && (candidates[i] as SemgrepMatch).start <= to; i++) {
         if (--budget < 0) return false
-        let candidateStatement: SgNode
-        if (next) {
-          candidateStatement = statementOf(candidate.node)
-          if (!sameRange(candidateStatement, next)) continue
-        } else {
-          if (step.gapBefore === false) continue
-          // After `...`, the statement may be any later one of the block, at any depth.
-          if (candidate.start < after || candidate.end > outer.range().end.index) continue
-          candidateStatement = statementOf(candidate.node)
-        }
+        const candidate = candidates[i] as SemgrepMatch & { node: SgNode }
+        if (candidate.end > to) continue
+        const candidateStatement = statementOf(candidate.node)
+        if (next && !sameRange(candidateStatement, next)) continue
         const merged = unify(bindings, candidate.bindings)
         if (merged && extend(index + 1, candidateStatement, merged, start, outer, first)) return true
       }
@@ -380,6 +378,7 @@ class Evaluator {
       const statement = statementOf(head.node)
       const block = statement.parent()
       if (!block) continue
+      budget = SEQUENCE_BUDGET
       extend(1, statement, head.bindings, head.start, block, statement)
     }
     return results
@@ -504,8 +503,20 @@ function prefilterOf(source: string): RegexFilter | null {
   return filter
 }
 
-/** Candidate statements tried per sequence pattern and file: statement patterns are short, files may not be. */
-const SEQUENCE_BUDGET = 200_000
+/** Candidate statements tried per first statement of a sequence pattern. */
+const SEQUENCE_BUDGET = 20_000
+
+/** Index of the first match starting at or after `offset` (matches in document order). */
+function firstStartingAt(matches: readonly SemgrepMatch[], offset: number): number {
+  let low = 0
+  let high = matches.length
+  while (low < high) {
+    const middle = (low + high) >> 1
+    if ((matches[middle] as SemgrepMatch).start < offset) low = middle + 1
+    else high = middle
+  }
+  return low
+}
 
 /**
  * A match as a range: a pattern that starts (ends) with a `...` line runs from the first (to the
