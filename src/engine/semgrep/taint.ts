@@ -18,7 +18,7 @@ import type { TraceRecord } from '../dataflow/engine.ts'
 import type { OverlayPropagator, OverlaySanitizer, OverlaySink, OverlaySource } from '../dataflow/overlay.ts'
 import { bareSpecFor } from '../dataflow/languages/bare.ts'
 import { buildFinding, capLine, fingerprintOf, normalizeMatchedText, occurrenceIndexes, quoteCode } from '../findings.ts'
-import { commentSyntax, ensureLanguagesRegistered, fileLanguagesForRule, isCodeLanguage, languageFromPath, napiLanguage } from '../languages.ts'
+import { commentSyntax, ensureLanguagesRegistered, fileLanguagesForRule, isCodeLanguage, languageFromPath, napiLanguage, ruleLanguagesFor } from '../languages.ts'
 import type { CodeLanguage } from '../languages.ts'
 import { SAST_VERSION, substituteBindings } from '../sast.ts'
 import type { SecretsDetector } from '../secrets-bridge.ts'
@@ -147,7 +147,7 @@ async function matchRules(
     options.onProgress?.(file.path)
     let root: SgNode | null = null
     for (const [id, documents] of byId) {
-      const document = documents.find((each) => isCodeLanguage(each.language) && fileLanguagesForRule(each.language).includes(language))
+      const document = documentFor(documents, language)
       const rule = document?.semgrep
       const matches = result.get(id)
       if (!document || !rule?.taint || !matches || !semgrepPathSelected(rule.paths, file.path)) continue
@@ -166,6 +166,15 @@ async function matchRules(
     }
   }
   return result
+}
+
+/** The rule's document for a file language: the most specific rule language that runs on it (TypeScript before JavaScript for a `.ts` file). */
+function documentFor(documents: readonly RuleDocument[], language: CodeLanguage): RuleDocument | null {
+  for (const ruleLanguage of ruleLanguagesFor(language)) {
+    const document = documents.find((each) => each.language === ruleLanguage)
+    if (document) return document
+  }
+  return null
 }
 
 function fileOverlay(root: SgNode, text: string, language: string, rule: SemgrepRule, onSink: (match: SemgrepMatch) => void): FileOverlay {
@@ -238,7 +247,7 @@ function ruleFindings(texts: FileTexts, documents: readonly RuleDocument[], sink
     const best = group[0] as Candidate
     const site = best.record.hit.site
     const language = languageFromPath(site.path)
-    const document = documents.find((each) => language !== null && isCodeLanguage(each.language) && isCodeLanguage(language) && fileLanguagesForRule(each.language).includes(language)) ?? (documents[0] as RuleDocument)
+    const document = (language !== null && isCodeLanguage(language) ? documentFor(documents, language) : null) ?? (documents[0] as RuleDocument)
     return { group, best, site, document, normalized: normalizeMatchedText(site.text) }
   })
   const occurrences = occurrenceIndexes(entries.map((entry) => ({ ruleId: entry.document.id, normalizedText: entry.normalized, offset: entry.site.start })))
