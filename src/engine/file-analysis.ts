@@ -10,6 +10,7 @@ import type { FileLanguage } from './languages.ts'
 import { SastAnalyzer, emptySastMetrics } from './sast.ts'
 import type { SastMetrics } from './sast.ts'
 import { SecretsAnalyzer } from './secrets-analyzer.ts'
+import { isTaintRule } from './semgrep/taint.ts'
 import type { SecretsDetector } from './secrets-bridge.ts'
 import { SourceFile } from './source-file.ts'
 import { SuppressionIndex, mayContainSuppressions } from './suppression.ts'
@@ -49,7 +50,9 @@ export function createAnalyzers(
     if (name === 'sast') {
       const sast = new SastAnalyzer(rules, { metrics, ...(onRuleError ? { onRuleError } : {}) })
       set.analyzers.push(sast)
-      set.rulesRun += sast.ruleCount
+      // Taint rules (left out by the pattern analyzer) run over the whole repository at the end of
+      // the scan (semgrep/taint.ts); they are applied all the same.
+      set.rulesRun += sast.ruleCount + rules.filter(isTaintRule).length
     } else if (name === 'secrets' && detector) {
       const secrets = new SecretsAnalyzer(detector.ruleCount)
       set.analyzers.push(secrets)

@@ -22,12 +22,15 @@ import { DEFAULT_IGNORED_DIRS, DEFAULT_MAX_FILE_BYTES, classifyContent, classify
 import type { SkipReason } from './file-selection.ts'
 import { FileAnalysis, createAnalyzers } from './file-analysis.ts'
 import type { FileAnalysisResult, LogEvent, LogLevel } from './file-analysis.ts'
-import type { FileLanguage } from './languages.ts'
+import type { CodeLanguage, FileLanguage } from './languages.ts'
 import { formatRuleProblem, loadBuiltinRulesLeniently } from './rules-loader.ts'
 import { emptySastMetrics } from './sast.ts'
 import type { SastMetrics } from './sast.ts'
 import { loadSecretsDetector, type SecretsDetector } from './secrets-bridge.ts'
 import { walkDirectory } from './walk.ts'
+import { analyzeTaintRules, checkTaintRule, isTaintRule, taintFileLanguages } from './semgrep/taint.ts'
+import type { TaintRulesResult } from './semgrep/taint.ts'
+import type { TaintTaskInput } from './semgrep/taint-task.ts'
 import { AnalysisCrashError, AnalysisPool, AnalysisTimeoutError } from './worker-pool.ts'
 
 export type { LogEvent, LogLevel } from './file-analysis.ts'
@@ -118,6 +121,10 @@ interface Preparation {
   detector: SecretsDetector | null
   /** the data-flow analyzer runs over the whole repository once every file was read */
   dataflow: boolean
+  /** user taint rules (Semgrep `mode: taint`): they run with `sast`, over the whole repository at the end */
+  taintRules: RuleDocument[]
+  /** file languages the taint rules follow data in */
+  taintLanguages: ReadonlySet<CodeLanguage>
 }
 
 class ScanSession {
@@ -125,6 +132,9 @@ class ScanSession {
   private readonly findings: Finding[] = []
   /** texts kept for the data-flow analyzer (files of a language it has a spec for) */
   private readonly dataflowFiles: { path: string; text: string }[] = []
+  /** texts kept for the user taint rules (files of their languages) */
+  private readonly taintFiles: { path: string; text: string }[] = []
+  private taint: TaintRulesResult | null = null
   private handled = 0
   private readonly started = performance.now()
   private executor: Executor | null = null
@@ -231,6 +241,8 @@ class ScanSession {
     if (typeof content === 'number' || size > maxBytes) return this.skip(file.path, 'too-large', `${size} bytes`)
     const decision = classifyContent(content, pathDecision)
     if ('skip' in decision) return this.skip(file.path, decision.skip)
+    const forTaint = (this.preparation.taintLanguages as ReadonlySet<string>).has(decision.language)
+    if (forTaint) this.taintFiles.push({ path: file.path, text: decision.text })
     const forDataflow = this.preparation.dataflow && supportsDataFlow(file.path)
     if (forDataflow) this.dataflowFiles.push({ path: file.path, text: decision.text })
     // The repository's own configuration, read by the data-flow analysis (crypto.ts).
@@ -238,7 +250,7 @@ class ScanSession {
     // Its dependency manifests: a sink can depend on a library's version (manifests.ts).
     else if (this.preparation.dataflow && isDependencyManifest(file.path)) this.dataflowFiles.push({ path: file.path, text: decision.text })
     if (!this.preparation.analysis.accepts(decision.language)) {
-      if (forDataflow) {
+      if (forDataflow || forTaint) {
         this.stats.filesScanned++
         this.advance()
         return
@@ -275,7 +287,12 @@ class ScanSession {
   report(): ScanReport {
     const dataflow = this.dataflow
     // a sink found by a pattern rule and by the data-flow analyzer is reported once, as the data-flow finding
-    const merged = dataflow ? mergeWithPatternFindings(withoutCleanSinkFindings(this.findings, dataflow.cleanSinks ?? []), dataflow.findings) : this.findings
+    // Taint-rule findings followed data themselves: a sink the built-in analysis saw clean (its
+    // sources are not the rule's) does not drop them, as it drops pattern findings.
+    const taint = this.taint?.findings ?? []
+    const merged = dataflow
+      ? mergeWithPatternFindings([...withoutCleanSinkFindings(this.findings, dataflow.cleanSinks ?? []), ...taint], dataflow.findings)
+      : [...this.findings, ...taint]
     const findings = [...merged].sort(
       (a, b) =>
         compareText(a.filePath, b.filePath) || a.lineNumber - b.lineNumber || a.columnStart - b.columnStart || compareText(a.ruleId, b.ruleId),
@@ -285,7 +302,7 @@ class ScanSession {
       stats: this.stats,
       rulesRun: this.preparation.rulesRun,
       durationMs: Math.round(performance.now() - this.started),
-      dataFlows: dataflow?.traces ?? [],
+      dataFlows: [...(dataflow?.traces ?? []), ...(this.taint?.traces ?? [])],
     }
     this.log('info', `scan complete: ${report.stats.filesScanned} files, ${report.findings.length} findings`, {
       filesScanned: report.stats.filesScanned,
@@ -299,6 +316,7 @@ class ScanSession {
 
   /** The repository-wide analyses, once every file was analyzed (the workers are still up). */
   async analyzeRepository(): Promise<void> {
+    await this.analyzeTaintRules()
     if (!this.preparation.dataflow) return
     this.log('info', `data-flow analysis of ${this.dataflowFiles.length} files`)
     const started = performance.now()
@@ -315,6 +333,43 @@ class ScanSession {
       durationMs: Math.round(performance.now() - started),
     })
     this.dataflow = result
+  }
+
+  /** The user taint rules, each one data-flow analysis over the files of its languages. */
+  private async analyzeTaintRules(): Promise<void> {
+    const rules = this.preparation.taintRules
+    if (rules.length === 0) return
+    this.log('info', `taint rules: ${rules.length} over ${this.taintFiles.length} files`)
+    const result = this.pool
+      ? await this.analyzeTaintRulesInWorker(this.pool, rules)
+      : await analyzeTaintRules(this.taintFiles, rules, { ...(this.options.signal ? { signal: this.options.signal } : {}), secrets: this.preparation.detector })
+    this.options.signal?.throwIfAborted()
+    if (!result) return
+    for (const failure of result.errors) {
+      const where = failure.path === '' ? '' : ` on ${failure.path}`
+      this.log('error', `rule ${failure.ruleId} failed${where}: ${failure.message}`, { ruleId: failure.ruleId, ...(failure.path === '' ? {} : { path: failure.path }) })
+    }
+    this.stats.suppressed += result.suppressed
+    this.taint = result
+  }
+
+  /**
+   * The taint rules on a worker, within the file time limit between two files: a file that stalls
+   * them costs the scan its taint findings (logged), not its other findings.
+   */
+  private async analyzeTaintRulesInWorker(pool: AnalysisPool, rules: RuleDocument[]): Promise<TaintRulesResult | null> {
+    try {
+      const input: TaintTaskInput = { files: this.taintFiles, rules }
+      return await pool.runTask<TaintRulesResult>(TAINT_TASK, 'analyzeTaintRulesTask', input, {
+        label: 'the taint rules',
+        ...(this.options.fileTimeoutMs === undefined ? {} : { stallTimeoutMs: this.options.fileTimeoutMs }),
+      })
+    } catch (error) {
+      this.options.signal?.throwIfAborted()
+      if (!(error instanceof AnalysisTimeoutError || error instanceof AnalysisCrashError)) throw error
+      this.log('warning', `taint rules abandoned: ${error.message}`, { path: error.subject })
+      return null
+    }
   }
 
   /**
@@ -349,6 +404,8 @@ class ScanSession {
 
 /** The data-flow analysis as a worker task. */
 const DATAFLOW_TASK = new URL('./dataflow/task.ts', import.meta.url).href
+/** The user taint rules as a worker task. */
+const TAINT_TASK = new URL('./semgrep/taint-task.ts', import.meta.url).href
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
@@ -394,7 +451,21 @@ async function prepare(options: ScanOptions): Promise<Preparation> {
   const running = set.analyzers.map((analyzer) => analyzer.name)
   log('info', `rules loaded: ${set.rulesRun} rules, analyzers ${running.join(', ') || 'none'}`, { rules: set.rulesRun, analyzers: running })
   const dataflow = names.includes('dataflow')
-  return { names: dataflow ? [...running, 'dataflow'] : running, rules, analysis: new FileAnalysis(set.analyzers, detector), rulesRun: set.rulesRun, metrics, detector, dataflow }
+  const taintRules = names.includes('sast') ? rules.filter(isTaintRule) : []
+  for (const rule of taintRules) {
+    for (const problem of rule.semgrep ? checkTaintRule(rule.semgrep, rule.language) : []) log('error', `rule ${rule.id} does not run: ${problem.message}`, { ruleId: rule.id })
+  }
+  return {
+    names: dataflow ? [...running, 'dataflow'] : running,
+    rules,
+    analysis: new FileAnalysis(set.analyzers, detector),
+    rulesRun: set.rulesRun,
+    metrics,
+    detector,
+    dataflow,
+    taintRules,
+    taintLanguages: taintFileLanguages(taintRules),
+  }
 }
 
 /** Runs `work` over items produced by `next`, at most `parallelism` at a time, in order of start. */

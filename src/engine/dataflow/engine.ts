@@ -9,8 +9,10 @@ import { DEFAULT_SINK_SCOPES, sinkKindBit } from './kinds.ts'
 import type { SinkKind } from './kinds.ts'
 import type { FileUnit, Program } from './program.ts'
 import type { SinkSpec } from './spec.ts'
+import type { TaintOverlay } from './overlay.ts'
 import { FunctionRun } from './interpreter.ts'
 import { State } from './state.ts'
+import { parentDir } from '../repo-paths.ts'
 import { CLEAN, deepFacts, readField, sanitizerFor, val, withField } from './values.ts'
 import type { Fact, Step, Val } from './values.ts'
 
@@ -87,6 +89,8 @@ export class Engine {
   constructor(
     readonly program: Program,
     private readonly signal?: AbortSignal,
+    /** a user taint rule's matches (overlay.ts): the analysis runs for that rule */
+    readonly overlay: TaintOverlay | null = null,
   ) {}
 
   /** Called often; throws once the caller aborted. */
@@ -154,7 +158,7 @@ export class Engine {
       const fromCommonJs = moduleExports.fields?.get(name)
       if (fromCommonJs) return fromCommonJs
     }
-    return vars.get(name) ?? null
+    return vars.get(name) ?? (unit.spec.syntax.packageScope ? this.packageValue(unit, name) : null)
   }
 
   /** The value an import binds: a project module's export, a module, or an external API name. */
@@ -197,6 +201,59 @@ export class Engine {
     const target = this.program.resolveModule(unit, specifier)
     if (!target) return val({ qname: specifier })
     return this.exported(target, 'default') ?? val({ ref: { t: 'module', path: target }, qname: specifier })
+  }
+
+  private readonly packageValues = new Map<string, Val | null>()
+
+  /** Go: a top-level name declared by another file of the same folder (package), or null. */
+  packageValue(unit: FileUnit, name: string): Val | null {
+    const folder = parentDir(unit.path)
+    const key = `${folder}\u0000${name}`
+    const known = this.packageValues.get(key)
+    if (known !== undefined) return known
+    this.packageValues.set(key, null)
+    let found: Val | null = null
+    for (const path of this.program.pathsIn(folder)) {
+      const other = path === unit.path ? null : this.program.unit(path)
+      if (!other || other.spec !== unit.spec || !other.text.includes(name)) continue
+      found = this.moduleState(other).vars.get(name) ?? null
+      if (found) break
+    }
+    this.packageValues.set(key, found)
+    return found
+  }
+
+  private readonly packageMethods = new Map<string, Map<string, FunctionDef>>()
+
+  /**
+   * Go: the method `name` declared for type `type` (`*T`, `T`, or `pkg.T` of an imported package
+   * of the repository) in the package of the file that wrote the type, or null.
+   */
+  packageMethod(unit: FileUnit, type: string, name: string): FunctionDef | null {
+    const bare = type.replace(/^\*+/, '')
+    const dot = bare.indexOf('.')
+    let folder = parentDir(unit.path)
+    if (dot !== -1) {
+      const imported = unit.importBinding(bare.slice(0, dot))
+      const target = imported ? this.program.resolveModule(unit, imported.decl.module) : null
+      if (!target) return null
+      folder = parentDir(target)
+    }
+    let methods = this.packageMethods.get(folder)
+    if (!methods) {
+      methods = new Map()
+      this.packageMethods.set(folder, methods)
+      for (const path of this.program.pathsIn(folder)) {
+        const other = this.program.unit(path)
+        if (!other || other.spec !== unit.spec) continue
+        for (const node of other.functionNodes()) {
+          const fn = other.lowerer.functionAt(node)
+          const receiverType = fn.receiver?.type?.replace(/^\*+/, '')
+          if (receiverType && fn.name) methods.set(`${receiverType}.${fn.name}`, fn)
+        }
+      }
+    }
+    return methods.get(`${dot === -1 ? bare : bare.slice(dot + 1)}.${name}`) ?? null
   }
 
   /** A class named in `unit` (declared, imported, or found by Java's rules), or null. */

@@ -11,6 +11,9 @@ import type { DataFlowTrace, Finding } from '../types.ts'
 import { ensureLanguagesRegistered, languageFromPath } from '../languages.ts'
 import type { SecretsDetector } from '../secrets-bridge.ts'
 import { AbortError, Engine } from './engine.ts'
+import type { TraceRecord } from './engine.ts'
+import { bareSpecFor } from './languages/bare.ts'
+import type { TaintOverlay } from './overlay.ts'
 import type { FunctionDef } from './ir.ts'
 import { specFor } from './languages/index.ts'
 import { Program } from './program.ts'
@@ -28,6 +31,10 @@ export { mergeWithPatternFindings, spansOverlap, withoutCleanSinkFindings } from
 export type { CleanSink } from './merge.ts'
 export { dataFlowLanguages } from './languages/index.ts'
 export { AbortError as DataFlowAbortError } from './engine.ts'
+export { TaintOverlay } from './overlay.ts'
+export type { FileOverlay } from './overlay.ts'
+export { FileTexts, pathSteps, stepAt, where } from './report.ts'
+export type { Program } from './program.ts'
 
 export interface DataFlowResult {
   findings: Finding[]
@@ -115,6 +122,61 @@ function* analysisSteps(files: { path: string; text: string }[], options: DataFl
   const findings = [...flows, ...algorithms]
   findings.sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : a.lineNumber - b.lineNumber || a.columnStart - b.columnStart))
   return { findings, traces: candidates.map((candidate) => candidate.trace), errors, cleanSinks: cleanSinksOf(engine) }
+}
+
+/**
+ * The files of the languages the data-flow engine can lower (Go included), with bare specs
+ * (languages/bare.ts): what user taint rules run on. The lowered form does not depend on the rule,
+ * so one program serves every rule of a scan.
+ */
+export function bareProgram(files: readonly FileInput[]): Program {
+  ensureLanguagesRegistered()
+  return new Program(
+    files.filter((file) => {
+      const language = languageFromPath(file.path)
+      return language !== null && bareSpecFor(language) !== null
+    }),
+    bareSpecFor,
+  )
+}
+
+/** The paths a user taint rule found (overlay.ts), sanitized ones included. */
+export interface OverlayResult {
+  records: TraceRecord[]
+  errors: DataFlowResult['errors']
+}
+
+/**
+ * One user taint rule over a bare program (bareProgram): the rule's sources, sinks, sanitizers
+ * and propagators only. The
+ * roots are the files where a source matched, the entry points their top level and the functions
+ * holding a source match; then, as for the built-in analysis, the functions calling a helper that
+ * returns source data. Steps as in analysisSteps: one per root file.
+ */
+export function* overlaySteps(program: Program, overlay: TaintOverlay, options: DataFlowOptions = {}): Generator<void, OverlayResult> {
+  const engine = new Engine(program, options.signal, overlay)
+  const errors: DataFlowResult['errors'] = []
+  for (const path of overlay.roots()) {
+    if (options.signal?.aborted) throw new AbortError()
+    const unit = program.unit(path)
+    if (!unit) continue
+    options.onProgress?.(path)
+    try {
+      engine.moduleState(unit)
+      for (const node of unit.functionNodes()) {
+        const fn = unit.lowerer.functionAt(node)
+        if (engine.inlined.has(fn.id) || engine.hasSummary(fn)) continue
+        if (overlay.hasSourceWithin(path, fn.start, fn.end)) engine.summaryOf(fn)
+      }
+    } catch (error) {
+      if (error instanceof AbortError) throw error
+      errors.push({ path, message: error instanceof Error ? error.message : String(error) })
+    }
+    program.release(unit)
+    yield
+  }
+  yield* helperEntries(engine, program, options, errors)
+  return { records: [...engine.traces.values()].filter((record) => record.hit.spec === overlay.sinkSpec), errors }
 }
 
 /**

@@ -48,6 +48,8 @@ import {
 } from './values.ts'
 import type { Fact, Step, Val } from './values.ts'
 import { WEAK_CHECK_NOTE, hostCheckSubject, weakCheckOf } from './weak-checks.ts'
+import { USER_SINK_KIND } from './overlay.ts'
+import type { OverlaySink, TaintOverlay, TextRange } from './overlay.ts'
 
 /** Every configuration mark (ConfigurationSpec), carried from configured objects to what they make. */
 const CONFIG_MARKS: readonly ConfigMark[] = ['hardened', 'resolving']
@@ -82,6 +84,8 @@ export class FunctionRun {
   private readonly viewCalls = new Map<Expr, View>()
   /** variables holding a view of other values (`u = urlparse(x)`): checks on them validate those */
   private readonly views = new Map<string, View>()
+  /** with a user taint rule: the last value of each evaluated range (a sink's arguments, a propagator's input) */
+  private readonly rangeValues = new Map<string, Val>()
 
   constructor(
     private readonly engine: Engine,
@@ -109,7 +113,7 @@ export class FunctionRun {
     const fn = this.fn
     if (!fn) throw new Error('summarize() needs a function')
     const state = new State()
-    const receiver = fn.owner && !fn.isStatic ? val({ facts: [paramFact(-1)], ref: { t: 'instance', cls: fn.owner } }) : null
+    const receiver = fn.owner && !fn.isStatic ? val({ facts: [paramFact(-1)], ref: { t: 'instance', cls: fn.owner } }) : fn.receiver ? val({ facts: [paramFact(-1)] }) : null
     this.bindParams(state, receiver, (index) => val({ facts: [paramFact(index)] }))
     return this.finish(this.execBlock(fn.body(), state))
   }
@@ -142,6 +146,7 @@ export class FunctionRun {
   /** The receiver's variable: `this`, or Python's explicit first parameter. */
   private get receiverName(): string {
     const fn = this.fn
+    if (fn?.receiver?.name) return fn.receiver.name
     if (fn && this.syntax.explicitSelf && fn.owner && !fn.isStatic) return fn.params[0]?.name ?? 'this'
     return 'this'
   }
@@ -156,6 +161,8 @@ export class FunctionRun {
     let selfIndex = -1
     if (receiver) {
       state.vars.set('this', receiver)
+      // Go: `func (s *Server) h()` names its receiver `s`
+      if (fn.receiver?.name) state.vars.set(fn.receiver.name, fn.receiver.type ? this.typed(receiver, fn.receiver.type) : receiver)
       if (this.syntax.explicitSelf && fn.params[0]?.name) {
         selfIndex = 0
         state.vars.set(fn.params[0].name, receiver)
@@ -169,6 +176,8 @@ export class FunctionRun {
         const name = param.name ?? `#${position + 1}`
         value = join(value, this.sourceValue({ ...source, label: `${source.label ?? 'parameter'} ${name}` }, param.site, name))
       }
+      const userSource = this.userParamSource(param)
+      if (userSource) value = join(value, userSource)
       if (param.type) value = this.typed(value, param.type)
       // Spring injects `@Value("${key}")` parameters from the repository's configuration.
       const injected = param.decorators.includes('Value') ? springValue(this.engine.program, param.site.text) : null
@@ -281,6 +290,7 @@ export class FunctionRun {
     }
     if (stmt.op !== null && stmt.value) value = this.binaryValue(stmt.op.replace(/=$/, ''), this.readTarget(stmt.target, state), value)
     if (stmt.type) value = this.typed(value, stmt.type)
+    this.userStatementSink(stmt.site, value)
     this.assign(stmt.target, value, state, stmt.site)
     if (stmt.target.t === 'name') this.trackView(stmt.target.name, stmt.op === null ? stmt.value : null)
   }
@@ -389,6 +399,7 @@ export class FunctionRun {
     this.captureReceiver(state)
     if (!stmt.value) return
     let value = this.eval(stmt.value, state)
+    this.userStatementSink(stmt.site, value)
     for (const spec of this.returnSinks) {
       // A dict or list returned by a view is serialized as JSON, not rendered as HTML.
       if (stmt.value.t === 'dict' || stmt.value.t === 'list') continue
@@ -506,6 +517,10 @@ export class FunctionRun {
     }
     const imported = this.unit.importBinding(name)
     if (imported) return this.engine.importValue(this.unit, imported.decl, imported.binding)
+    if (this.syntax.packageScope) {
+      const shared = this.engine.packageValue(this.unit, name)
+      if (shared) return shared
+    }
     if (this.syntax.moduleResolution === 'java') {
       const cls = this.engine.classByName(this.unit, name)
       if (cls) return val({ ref: { t: 'class', cls }, qname: name })
@@ -584,6 +599,9 @@ export class FunctionRun {
     }
     const qualified = this.qualifiedJavaClass(object, property)
     if (qualified) return val({ ref: { t: 'class', cls: qualified }, qname })
+    // Go: a method declared for the value's type in its package (`s.render(x)` with `s *Server`)
+    const method = this.syntax.packageScope && ref?.t === 'type' ? this.engine.packageMethod(this.engine.program.unit(ref.path) ?? this.unit, ref.name, property) : null
+    if (method) return val({ ref: { t: 'function', fn: method, receiver: object }, qname })
     const value = readField(object, property)
     return qname && !value.qname ? { ...value, qname } : value
   }
@@ -608,6 +626,12 @@ export class FunctionRun {
   // --- expressions ------------------------------------------------------------------------
 
   eval(expr: Expr, state: State): Val {
+    const value = this.evalExpr(expr, state)
+    const overlay = this.engine.overlay
+    return overlay ? this.overlaid(overlay, expr, value, state) : value
+  }
+
+  private evalExpr(expr: Expr, state: State): Val {
     switch (expr.t) {
       case 'name':
         return passwordRead(this.lookup(expr.name, state), expr.name, expr.site)
@@ -642,6 +666,7 @@ export class FunctionRun {
           const truth = truthiness(operand)
           return truth === undefined ? CLEAN : constantVal(!truth)
         }
+        if (this.syntax.operators.passThrough?.includes(expr.op)) return operand
         // Arithmetic negation, typeof, bitwise not: numbers and type names, not the operand's text.
         if (operand.constant !== undefined && typeof operand.constant === 'number' && expr.op === '-') return constantVal(-operand.constant)
         return CLEAN
@@ -1359,6 +1384,79 @@ export class FunctionRun {
     return matched
   }
 
+  // --- user taint rules (overlay.ts) -----------------------------------------------------------
+
+  /**
+   * An expression's value as a user taint rule sees it: a source match taints it, a sanitizer
+   * match cleans it (and, by side effect, the l-values it names), a propagator match moves its
+   * input's data into its output l-value, and a sink match records what reaches it.
+   */
+  private overlaid(overlay: TaintOverlay, expr: Expr, value: Val, state: State): Val {
+    const { start, end } = expr.site
+    const entry = overlay.at(this.unit.path, start, end)
+    let result = value
+    if (entry) {
+      for (const source of entry.sources) {
+        const tainted = val({ facts: [sourceFact('rule', SOURCE_KIND_INFO.rule.scope, source.label, expr.site)] })
+        if (source.bySideEffect && isAccessPath(expr)) this.update(expr, state, (old) => join(old, tainted))
+        if (source.bySideEffect !== 'only') result = join(result, tainted)
+      }
+      for (const sanitizer of entry.sanitizers) {
+        const step: Step = { site: expr.site, note: `${sanitizer.label} (sanitizer of ${overlay.ruleId})` }
+        const clean = (old: Val) => cleaned(old, USER_MASK, step)
+        if (sanitizer.bySideEffect) for (const target of sideEffectTargets(expr)) this.update(target, state, clean)
+        if (sanitizer.bySideEffect !== 'only') result = clean(result)
+      }
+      for (const propagator of entry.propagators) {
+        const from = this.rangeValues.get(rangeKey(propagator.from))
+        const to = findExpr(expr, propagator.to)
+        if (!from || !isTainted(from) || !to || !isAccessPath(to)) continue
+        const moved = withStep(from, { site: expr.site, note: `${propagator.label} (propagates into ${pathOf(to) ?? 'its target'})` })
+        this.update(to, state, (old) => join(old, moved))
+      }
+      for (const sink of entry.sinks) this.userSink(overlay, sink, expr, result)
+    }
+    this.rangeValues.set(rangeKey(expr.site), result)
+    return result
+  }
+
+  /**
+   * A user sink: the matched expression itself when the match is exact (or focused on a
+   * metavariable), a matched call's arguments otherwise (`sink(...)`: what goes in, not what the
+   * call returns or the function it names).
+   */
+  private userSink(overlay: TaintOverlay, sink: OverlaySink, expr: Expr, value: Val): void {
+    const inputs = !sink.exact && expr.t === 'call' ? expr.args.flatMap((arg) => (arg.value.t === 'function' ? [] : [this.rangeValues.get(rangeKey(arg.value.site)) ?? CLEAN])) : [value]
+    const hit: SinkHit = { spec: overlay.sinkSpec, site: expr.site, callee: sink.label }
+    for (const input of inputs) for (const fact of deepFacts(input)) this.reach(fact, hit, null)
+  }
+
+  /**
+   * An assignment or a return matched as a whole by a user sink (`$EL.innerHTML = $X`,
+   * `return $X`): the assigned or returned value reaches it.
+   */
+  private userStatementSink(site: Step['site'], value: Val): void {
+    const overlay = this.engine.overlay
+    const entry = overlay?.at(this.unit.path, site.start, site.end)
+    if (!overlay || !entry) return
+    for (const sink of entry.sinks) {
+      const hit: SinkHit = { spec: overlay.sinkSpec, site, callee: sink.label }
+      for (const fact of deepFacts(value)) this.reach(fact, hit, null)
+    }
+  }
+
+  /** A parameter matched by a user source (`def $F(..., $X, ...)` focused on `$X`). */
+  private userParamSource(param: Param): Val | null {
+    const overlay = this.engine.overlay
+    if (!overlay) return null
+    const sites = param.target.t === 'none' ? [param.site] : [param.site, param.target.site]
+    for (const site of sites) {
+      const source = overlay.at(this.unit.path, site.start, site.end)?.sources[0]
+      if (source) return val({ facts: [sourceFact('rule', SOURCE_KIND_INFO.rule.scope, source.label, site)] })
+    }
+    return null
+  }
+
   // --- guards -----------------------------------------------------------------------------
 
   /** The state on the branch where `test` has truth value `polarity`. */
@@ -1730,4 +1828,57 @@ function tableLookup(context: CallContext): Val | null {
   if (deepFacts(receiver).length > 0 || context.args.some(({ arg }) => arg.spread)) return null
   const fallback = context.args.filter(({ arg }) => arg.keyword === null)[1]?.value ?? CLEAN
   return join(readAny(receiver), fallback)
+}
+
+/** The bit user taint is cleaned on (overlay.ts). */
+const USER_MASK = sinkKindBit(USER_SINK_KIND)
+
+function rangeKey(range: TextRange): string {
+  return `${range.start}:${range.end}`
+}
+
+/** The l-values a by-side-effect sanitizer cleans: the matched l-value, or a matched call's l-value arguments. */
+function sideEffectTargets(expr: Expr): Expr[] {
+  if (isAccessPath(expr)) return [expr]
+  if (expr.t === 'call') return expr.args.map((arg) => arg.value).filter(isAccessPath)
+  return []
+}
+
+/** The sub-expression of `expr` (or `expr` itself) spanning exactly `range`. */
+function findExpr(expr: Expr, range: TextRange, depth = 0): Expr | null {
+  if (expr.site.start === range.start && expr.site.end === range.end) return expr
+  if (depth > 24 || range.start < expr.site.start || range.end > expr.site.end) return null
+  for (const child of childExprs(expr)) {
+    const found = findExpr(child, range, depth + 1)
+    if (found) return found
+  }
+  return null
+}
+
+function childExprs(expr: Expr): readonly Expr[] {
+  switch (expr.t) {
+    case 'member':
+      return [expr.object]
+    case 'index':
+      return [expr.object, expr.index]
+    case 'call':
+      return [expr.callee, ...expr.args.map((arg) => arg.value)]
+    case 'binary':
+      return [expr.left, expr.right]
+    case 'unary':
+      return [expr.operand]
+    case 'conditional':
+      return [expr.test, expr.then, expr.else]
+    case 'list':
+      return expr.elements
+    case 'dict':
+      return expr.entries.map((entry) => entry.value)
+    case 'template':
+    case 'other':
+      return expr.parts
+    case 'assign':
+      return [expr.value]
+    default:
+      return []
+  }
 }

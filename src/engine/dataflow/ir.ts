@@ -154,6 +154,8 @@ export interface FunctionDef {
   readonly params: readonly Param[]
   readonly decorators: readonly string[]
   readonly owner: ClassDef | null
+  /** a receiver declared apart from the parameters (Go methods): its name and type */
+  readonly receiver?: Param | null
   readonly isStatic: boolean
   /** text offsets of the whole definition, for cheap textual checks */
   readonly start: number

@@ -270,6 +270,7 @@ export const SOURCE_KINDS = [
   'file-content',
   'weak-random',
   'password',
+  'rule',
 ] as const
 export type SourceKind = (typeof SOURCE_KINDS)[number]
 
@@ -300,4 +301,6 @@ export const SOURCE_KIND_INFO: Record<SourceKind, { label: string; scope: Source
   'file-content': { label: 'file contents', scope: 'local' },
   'weak-random': { label: 'non-cryptographic random generator', scope: 'prng' },
   password: { label: 'password', scope: 'password' },
+  // a source of a user taint rule (dataflow/overlay.ts): the rule says it is untrusted
+  rule: { label: 'taint rule source', scope: 'remote' },
 }

@@ -137,8 +137,10 @@ export class Lowerer {
         return this.declaration(node, rule)
       case 'declarator':
         return [this.declarator(node, rule, null)]
-      case 'if':
-        return [this.ifStmt(node, rule)]
+      case 'if': {
+        const init = this.locate(node, rule.init)
+        return init ? [...this.stmt(init), this.ifStmt(node, rule)] : [this.ifStmt(node, rule)]
+      }
       case 'while':
       case 'do':
         return [this.whileStmt(node, rule)]
@@ -174,6 +176,7 @@ export class Lowerer {
       case 'import-module':
       case 'import-es':
       case 'import-path':
+      case 'import-package':
         return this.importDecls(node, rule).map((decl) => ({ t: 'import', decl }))
       default:
         return [{ t: 'expr', expr: this.expr(node), site: this.site(node) }]
@@ -232,7 +235,8 @@ export class Lowerer {
       const test = this.locate(first, rule.test)
       const then = this.statements(this.locate(first, rule.then))
       const nested = rule.else === undefined ? rest : [...this.locateAll(first, rule.else), ...rest]
-      return [{ t: 'if', test: test ? this.expr(test) : this.other(first, []), then, else: this.elseChain(nested), site: this.site(first) }]
+      const init = this.locate(first, rule.init)
+      return [...(init ? this.stmt(init) : EMPTY), { t: 'if', test: test ? this.expr(test) : this.other(first, []), then, else: this.elseChain(nested), site: this.site(first) }]
     }
     return [...this.statements(first), ...this.elseChain(rest)]
   }
@@ -252,7 +256,9 @@ export class Lowerer {
   }
 
   private forStmt(node: SgNode, rule: RuleOf<'for'>): Stmt {
-    const test = this.locate(node, rule.test)
+    const clause = rule.each ? this.locate(node, rule.each.clause) : null
+    if (clause && rule.each) return this.foreachStmt(node, { as: 'foreach', target: rule.each.target, iterable: rule.each.iterable, body: rule.body }, clause)
+    const test = this.locate(node, rule.test) ?? this.locate(node, rule.testOr)
     const init = this.locate(node, rule.init)
     const update = this.locate(node, rule.update)
     return {
@@ -267,10 +273,11 @@ export class Lowerer {
     }
   }
 
-  private foreachStmt(node: SgNode, rule: RuleOf<'foreach'>): Stmt {
-    const target = this.locate(node, rule.target)
-    const iterable = this.locate(node, rule.iterable)
-    const type = this.locate(node, rule.type)
+  /** `clause`: the node holding the target and the iterable, when it is not the loop itself (Go's range clause) */
+  private foreachStmt(node: SgNode, rule: RuleOf<'foreach'>, clause: SgNode = node): Stmt {
+    const target = this.locate(clause, rule.target)
+    const iterable = this.locate(clause, rule.iterable)
+    const type = this.locate(clause, rule.type)
     return {
       t: 'loop',
       test: null,
@@ -322,7 +329,7 @@ export class Lowerer {
   private caseLabels(branch: SgNode, rule: RuleOf<'case'>): Array<Expr | null> {
     const test = this.locate(branch, rule.test)
     if (!test) return [null]
-    if (this.rule(test) !== undefined) return [this.expr(test)]
+    if (this.rule(test) !== undefined && this.rule(test)?.as !== 'sequence') return [this.expr(test)]
     const values = this.named(test).flatMap((child) => (rule.alternatives?.includes(kindOf(child)) ? this.named(child) : [child]))
     return values.length === 0 ? [null] : values.map((child) => this.expr(child))
   }
@@ -419,6 +426,11 @@ export class Lowerer {
         const last = path.slice(dot + 1)
         return [{ module: path.slice(0, Math.max(dot, 0)), bindings: [{ local: last, imported: last }] }]
       }
+      case 'import-package': {
+        const module = unquote(this.locate(node, rule.path)?.text() ?? '')
+        const local = this.locate(node, rule.alias)?.text() ?? module.slice(module.lastIndexOf('/') + 1)
+        return module === '' ? [] : [{ module, bindings: [{ local, imported: null }] }]
+      }
       default:
         return []
     }
@@ -501,6 +513,11 @@ export class Lowerer {
         const [test, then, otherwise] = [this.locate(node, rule.test), this.locate(node, rule.then), this.locate(node, rule.else)]
         if (!test || !then || !otherwise) return this.other(node, this.named(node).map((child) => this.expr(child)))
         return { t: 'conditional', test: this.expr(test), then: this.expr(then), else: this.expr(otherwise), site: this.site(node) }
+      }
+      case 'sequence': {
+        const elements = this.named(node)
+        if (elements.length === 1 && elements[0]) return this.expr(elements[0])
+        return { t: 'list', elements: elements.map((child) => this.expr(child)), site: this.site(node) }
       }
       case 'list':
       case 'tuple-pattern':
@@ -627,7 +644,7 @@ export class Lowerer {
       const keyNode = this.locate(node, rule.key)
       const valueNode = this.locate(node, rule.value)
       const value = valueNode ? this.expr(valueNode) : this.other(node, [])
-      const key = keyNode ? this.constantKey(keyNode) : null
+      const key = keyNode ? (rule.nameKeys?.includes(kindOf(keyNode)) ? keyNode.text() : this.constantKey(keyNode)) : null
       return { key, computedKey: key === null && keyNode ? this.expr(keyNode) : null, value, spread: false }
     }
     if (rule?.as === 'shorthand') return { key: node.text(), computedKey: null, value: { t: 'name', name: node.text(), site: this.site(node) }, spread: false }
@@ -672,6 +689,11 @@ export class Lowerer {
         if (expr.t === 'member') return { t: 'member', object: expr.object, property: expr.property, site }
         if (expr.t === 'index') return { t: 'index', object: expr.object, index: expr.index, site }
         return { t: 'none' }
+      }
+      case 'sequence': {
+        const elements = this.named(node)
+        if (elements.length === 1 && elements[0]) return this.target(elements[0])
+        return { t: 'pattern', items: elements.map((child, index) => this.patternItem(child, index)), site }
       }
       case 'list':
       case 'tuple-pattern':
@@ -761,6 +783,7 @@ export class Lowerer {
       params: paramsNode ? (this.rule(paramsNode)?.as === 'name' ? this.singleParam(paramsNode) : this.params(paramsNode)) : single ? this.singleParam(single) : [],
       decorators,
       owner,
+      receiver: rule.receiver === undefined ? null : (this.paramsAt(this.locate(node, rule.receiver))[0] ?? null),
       isStatic: /\bstatic\b/.test(modifiers) || decorators.includes('staticmethod'),
       start: range.start.index,
       end: range.end.index,
@@ -813,17 +836,21 @@ export class Lowerer {
     return [{ target, name, type: null, fallback: null, fallbackText: null, decorators: [], rest: null, isProperty: false, site: this.site(node) }]
   }
 
+  private paramsAt(node: SgNode | null): Param[] {
+    return node ? this.params(node) : []
+  }
+
   params(node: SgNode): Param[] {
     return this.named(node).flatMap((child): Param[] => {
       const rule = this.rule(child)
       const site = this.site(child)
       if (rule?.as === 'param') {
-        const targetNode = this.locate(child, rule.target)
-        const target = targetNode ? this.target(targetNode) : { t: 'none' as const }
+        const targetNodes = rule.several ? this.locateAll(child, rule.target) : [this.locate(child, rule.target)]
         const type = this.locate(child, rule.type)
         const fallback = this.locate(child, rule.default)
-        return [
-          {
+        return targetNodes.map((targetNode): Param => {
+          const target = targetNode ? this.target(targetNode) : { t: 'none' as const }
+          return {
             target,
             name: target.t === 'name' ? target.name : null,
             type: type ? typeName(type.text()) : null,
@@ -832,9 +859,9 @@ export class Lowerer {
             decorators: this.locateAll(child, rule.decorators).map((decorator) => decoratorName(decorator.text())),
             rest: rule.rest ?? null,
             isProperty: rule.property !== undefined && this.locate(child, rule.property) !== null,
-            site,
-          },
-        ]
+            site: rule.several && targetNode ? this.site(targetNode) : site,
+          }
+        })
       }
       if (rule?.as === 'default-pattern') {
         const targetNode = this.locate(child, rule.target)

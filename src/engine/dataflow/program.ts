@@ -6,7 +6,7 @@
 import { parse } from '@ast-grep/napi'
 import type { SgNode } from '@ast-grep/napi'
 import { languageFromPath, napiLanguage } from '../languages.ts'
-import type { CodeLanguage } from '../languages.ts'
+import type { CodeLanguage, FileLanguage } from '../languages.ts'
 import type { ImportBinding, ImportDecl, Stmt } from './ir.ts'
 import { Lowerer } from './lower.ts'
 import { catalogFor } from './catalog.ts'
@@ -164,7 +164,11 @@ export class Program {
   /** set before the first unit is made (index.ts) */
   manifests: DependencyManifests | null = null
 
-  constructor(files: readonly FileInput[]) {
+  constructor(
+    files: readonly FileInput[],
+    /** the spec of each file language: the built-in ones, or bare ones for a user taint rule (languages/bare.ts) */
+    private readonly specOf: (language: FileLanguage) => LanguageSpec | null = specFor,
+  ) {
     for (const file of files) {
       this.inputs.set(file.path, file)
       const base = file.path.slice(file.path.lastIndexOf('/') + 1)
@@ -178,6 +182,20 @@ export class Program {
     return [...this.inputs.keys()]
   }
 
+  private byFolder: Map<string, string[]> | undefined
+
+  /** The files directly in a folder. */
+  pathsIn(folder: string): readonly string[] {
+    if (!this.byFolder) {
+      this.byFolder = new Map()
+      for (const path of this.inputs.keys()) {
+        const dir = parentDir(path)
+        this.byFolder.set(dir, [...(this.byFolder.get(dir) ?? []), path])
+      }
+    }
+    return this.byFolder.get(folder) ?? []
+  }
+
   has(path: string): boolean {
     return this.inputs.has(path)
   }
@@ -188,7 +206,7 @@ export class Program {
     if (known !== undefined) return known
     const input = this.inputs.get(path)
     const language = input ? languageFromPath(path) : null
-    const spec = language ? specFor(language) : null
+    const spec = language ? this.specOf(language) : null
     const unit = input && spec && language ? new FileUnit(path, language as CodeLanguage, spec, input.text) : null
     if (unit) unit.onParse = (parsed) => this.trackParsed(parsed)
     if (unit) unit.manifests = this.manifests
@@ -228,6 +246,9 @@ export class Program {
         break
       case 'java':
         result = this.resolveJava(module)
+        break
+      case 'go':
+        result = this.resolveGo(module)
         break
     }
     this.resolved.set(key, result)
@@ -274,6 +295,21 @@ export class Program {
   }
 
   /** `com.acme.db.Repo`: the file declaring that class (by its path). */
+  /**
+   * Go: the folder an import path ends with (`example.com/app/internal/db` -> `internal/db`, the
+   * longest such folder), as its first file: a package is all the files of its folder.
+   */
+  private resolveGo(module: string): string | null {
+    let best: string | null = null
+    for (const path of this.inputs.keys()) {
+      if (!path.endsWith('.go')) continue
+      const folder = parentDir(path)
+      if (folder === '' || !(module === folder || module.endsWith(`/${folder}`))) continue
+      if (best === null || folder.length > parentDir(best).length || (folder === parentDir(best) && path < best)) best = path
+    }
+    return best
+  }
+
   private resolveJava(module: string): string | null {
     const path = module.replace(/\./g, '/')
     const base = module.slice(module.lastIndexOf('.') + 1)

@@ -45,12 +45,12 @@ export class FileTexts {
   }
 }
 
-function stepAt(texts: FileTexts, site: Site, note: string): DataFlowStep {
+export function stepAt(texts: FileTexts, site: Site, note: string): DataFlowStep {
   return { filePath: site.path, lineNumber: site.line + 1, code: texts.line(site.path, site.line), note }
 }
 
 /** Steps without immediate repeats (two notes about the same line in a row read as noise). */
-function pathSteps(texts: FileTexts, steps: readonly Step[]): DataFlowStep[] {
+export function pathSteps(texts: FileTexts, steps: readonly Step[]): DataFlowStep[] {
   const result: DataFlowStep[] = []
   for (const step of steps) {
     const converted = stepAt(texts, step.site, step.note)
@@ -76,7 +76,7 @@ export function toTrace(texts: FileTexts, record: TraceRecord): DataFlowTrace {
   }
 }
 
-function where(step: DataFlowStep): string {
+export function where(step: DataFlowStep): string {
   return `${step.filePath}:${step.lineNumber}`
 }
 

@@ -40,8 +40,11 @@ export type NodeRule =
   | { readonly as: 'unary'; readonly operand: Locator; readonly operator?: Locator }
   | { readonly as: 'conditional'; readonly test: Locator; readonly then: Locator; readonly else: Locator }
   | { readonly as: 'list' }
+  /** a comma list that is its one element when it has one (Go's `expression_list`): a list value, a tuple target */
+  | { readonly as: 'sequence' }
   | { readonly as: 'dict' }
-  | { readonly as: 'pair'; readonly key: Locator; readonly value: Locator }
+  /** `nameKeys`: kinds of key nodes that name a field, not a variable (Go struct literals `T{Name: v}`) */
+  | { readonly as: 'pair'; readonly key: Locator; readonly value: Locator; readonly nameKeys?: readonly string[] }
   /** `{ b }` in an object literal: key and value are the same name */
   | { readonly as: 'shorthand' }
   | { readonly as: 'spread'; readonly value: Locator }
@@ -56,6 +59,8 @@ export type NodeRule =
       readonly decorators?: Locator
       /** method modifiers such as `static` live here (Java) */
       readonly modifiers?: Locator
+      /** the receiver's parameter list, declared apart from the others (Go `func (s *Server) h()`) */
+      readonly receiver?: Locator
     }
   /** evaluates to its inner node: parentheses, await, casts, expression statements */
   | { readonly as: 'transparent'; readonly inner?: Locator }
@@ -66,11 +71,22 @@ export type NodeRule =
   | { readonly as: 'declaration'; readonly declarators: Locator; readonly type?: Locator }
   | { readonly as: 'declarator'; readonly target: Locator; readonly value: Locator }
   /** `else` may locate several nodes: a chain of elif/else clauses */
-  | { readonly as: 'if'; readonly test: Locator; readonly then: Locator; readonly else?: Locator }
+  /** `init`: a statement run before the test (Go `if v := f(); v != "" {`) */
+  | { readonly as: 'if'; readonly test: Locator; readonly then: Locator; readonly else?: Locator; readonly init?: Locator }
   | { readonly as: 'else'; readonly body?: Locator }
   | { readonly as: 'while'; readonly test: Locator; readonly body: Locator }
   | { readonly as: 'do'; readonly test: Locator; readonly body: Locator }
-  | { readonly as: 'for'; readonly init?: Locator; readonly test?: Locator; readonly update?: Locator; readonly body: Locator }
+  | {
+      readonly as: 'for'
+      readonly init?: Locator
+      readonly test?: Locator
+      /** where the test is when `test` finds none (Go: `for i < n {}` beside `for i := 0; i < n; i++ {}`) */
+      readonly testOr?: Locator
+      readonly update?: Locator
+      readonly body: Locator
+      /** one loop kind for both forms (Go): when this clause is present the loop is a for-each over it */
+      readonly each?: { readonly clause: Locator; readonly target: Locator; readonly iterable: Locator }
+    }
   | { readonly as: 'foreach'; readonly target: Locator; readonly iterable: Locator; readonly body: Locator; readonly type?: Locator }
   | { readonly as: 'return'; readonly value?: Locator }
   | { readonly as: 'throw' }
@@ -109,6 +125,8 @@ export type NodeRule =
   | { readonly as: 'import-es'; readonly source: Locator; readonly clause: Locator }
   /** `import a.b.C;` (Java): the path names one class, or a package with `.*` */
   | { readonly as: 'import-path'; readonly path: Locator }
+  /** `import str "strings"` (Go): a package by its path, named by its last segment unless aliased */
+  | { readonly as: 'import-package'; readonly path: Locator; readonly alias?: Locator }
   | { readonly as: 'import-alias'; readonly name: Locator; readonly alias: Locator }
   | { readonly as: 'import-namespace'; readonly name: Locator }
   | { readonly as: 'import-named'; readonly specifiers: Locator }
@@ -127,6 +145,8 @@ export type NodeRule =
       readonly rest?: 'list' | 'dict'
       /** present when the parameter also declares a field (TypeScript `private readonly svc: Svc`) */
       readonly property?: Locator
+      /** the target locator finds several names sharing the type: one parameter each (Go `a, b string`) */
+      readonly several?: boolean
     }
 
 export interface SyntaxSpec {
@@ -146,11 +166,14 @@ export interface SyntaxSpec {
   readonly scalarTypes?: readonly string[]
   /** names of constructors (`__init__`, `constructor`); Java: a method named like its class */
   readonly constructorNames?: readonly string[]
+  /** Go: the top-level names of every file in the same folder (one package) are visible without an import */
+  readonly packageScope?: boolean
   /** JS: `module.exports` / `exports` objects exist in every module */
   readonly commonJsExports?: boolean
   /** Python: every top-level name can be imported (no export list) */
   readonly operators: OperatorSpec
-  readonly moduleResolution: 'python' | 'node' | 'java'
+  /** `go`: an import path names the repository folder it ends with (a package: see packageScope) */
+  readonly moduleResolution: 'python' | 'node' | 'java' | 'go'
 }
 
 /** Operator spellings the engine gives meaning to (constant folding, guards). */
@@ -164,6 +187,8 @@ export interface OperatorSpec {
   readonly negatedMembership?: readonly string[]
   /** operators whose result is a boolean or number, never carrying the operands' data */
   readonly clean: readonly string[]
+  /** unary operators whose value is their operand's (Go `&x`, `*p`, `<-ch`) */
+  readonly passThrough?: readonly string[]
   /** `x ?? y` style: the value is one of the operands */
   readonly coalesce?: readonly string[]
   /** operators that join paths (`Path(root) / name`): the result is of the left operand's type */
