@@ -20,6 +20,7 @@ import { DEFAULT_RULE_LIMITS, MAX_YAML_ALIAS_COUNT, ruleValueProblem, tokenizeRu
 import type { RuleLimits } from './rule-limits.ts'
 import { compileSemgrepDocument, isSemgrepDocument } from './semgrep/parse.ts'
 import { checkSemgrepPatterns } from './semgrep/evaluate.ts'
+import { checkTaintRule } from './semgrep/taint.ts'
 
 export interface RuleProblem {
   ruleId: string | null
@@ -392,7 +393,8 @@ function semgrepPatternProblems(documents: readonly RuleDocument[], budget: Comp
     if (budget.remainingMs <= 0) return BUDGET_SPENT
     const started = performance.now()
     try {
-      for (const problem of checkSemgrepPatterns(document.semgrep, document.language)) {
+      // a taint rule in a language the data-flow engine does not follow would never run
+      for (const problem of [...checkTaintRule(document.semgrep, document.language), ...checkSemgrepPatterns(document.semgrep, document.language)]) {
         if (!problems.some((known) => known.line === problem.line && known.message === problem.message)) problems.push(problem)
       }
     } finally {
