@@ -64,3 +64,20 @@ func limits(settings map[string]int) (int, int) {
 	settings["timeout"] = 30
 	return retries, timeout
 }
+
+type user interface {
+	IsActive() bool
+	IsAdmin() bool
+	ID() string
+}
+
+func remove(u user, owner string, drop func()) {
+	// ruleid: go-admin-check-in-condition
+	if u.IsActive() && (u.IsAdmin() || owner == u.ID()) {
+		drop()
+	}
+	// ok: go-admin-check-in-condition
+	if owner == u.ID() {
+		drop()
+	}
+}

@@ -47,3 +47,14 @@ func GrepFixed(w http.ResponseWriter, r *http.Request) {
 	// ok: go-args-from-query
 	exec.Command("sh", "-c", command.String()).Run()
 }
+
+func Next(w http.ResponseWriter, r *http.Request) {
+	target := r.URL.Query().Get("next")
+	if isLocalURL(target) {
+		// ok: go-guarded-redirect
+		http.Redirect(w, r, target, http.StatusFound)
+		return
+	}
+	// ruleid: go-guarded-redirect
+	http.Redirect(w, r, target, http.StatusFound)
+}

@@ -9,6 +9,17 @@ import java.util.logging.Logger;
 import javax.servlet.http.HttpServletRequest;
 
 public class Reports {
+    interface User {
+        boolean isActive();
+        boolean isAdmin();
+    }
+
+    interface Report {
+        User owner();
+        void delete();
+        void archive();
+    }
+
     private static final Logger LOG = Logger.getLogger("reports");
 
     void write(FileOutputStream out, byte[] header, byte[] body) throws IOException {
@@ -45,6 +56,17 @@ public class Reports {
         timeout = Integer.parseInt(settings.getProperty("timeout"));
         settings.setProperty("timeout", "30");
         return new int[] {retries, timeout};
+    }
+
+    void delete(User user, Report report) {
+        // ruleid: java-admin-check-in-condition
+        if (user.isActive() && (user.isAdmin() || report.owner().equals(user))) {
+            report.delete();
+        }
+        // ok: java-admin-check-in-condition
+        if (report.owner().equals(user)) {
+            report.archive();
+        }
     }
 
     void report(Logger audit, Exception e) {

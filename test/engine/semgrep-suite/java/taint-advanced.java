@@ -2,6 +2,7 @@ import java.io.File;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
 import org.apache.commons.beanutils.BeanUtils;
 
 public class Files {
@@ -37,5 +38,16 @@ public class Files {
         statement.executeQuery(plain.toString());
         // ruleid: java-query-builder-injection
         return statement.executeQuery(sql.toString());
+    }
+
+    void next(HttpServletRequest request, HttpServletResponse response) throws Exception {
+        String target = request.getParameter("next");
+        if (Urls.isLocal(target)) {
+            // ok: java-guarded-redirect
+            response.sendRedirect(target);
+            return;
+        }
+        // ruleid: java-guarded-redirect
+        response.sendRedirect(target);
     }
 }

@@ -38,6 +38,17 @@ function configure(options) {
   return [retries, timeout];
 }
 
+function remove(user, account) {
+  // ruleid: js-role-check-in-condition
+  if (user.active && (user.role === 'admin' || account.owner === user.id)) {
+    account.remove();
+  }
+  // ok: js-role-check-in-condition
+  if (account.owner === user.id) {
+    account.archive();
+  }
+}
+
 function search(db, req) {
   // ruleid: js-query-from-request-body
   db.query("SELECT * FROM items WHERE name = '" + req.body.name + "'");

@@ -1,6 +1,7 @@
 import subprocess as sp
 from os import system as run_shell
 from subprocess import call
+from xml.etree import ElementTree
 
 from flask import Flask
 
@@ -20,6 +21,14 @@ def deploy(target):
     call(["rsync", "-a", "build/", target])
     # ruleid: python-os-system
     run_shell("rm -rf build/")
+
+
+def read_manifest(path, parser):
+    # ruleid: python-etree-parse
+    tree = ElementTree.parse(path)
+    # ok: python-etree-parse
+    other = parser.parse(path)
+    return tree, other
 
 
 if __name__ == "__main__":
