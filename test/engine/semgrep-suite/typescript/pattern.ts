@@ -1,4 +1,3 @@
-// @ts-nocheck: a scan target; the libraries it imports are not dependencies of this project
 import { Controller, Get } from '@nestjs/common';
 
 interface Repository<T> {

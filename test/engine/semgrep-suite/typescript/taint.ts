@@ -1,4 +1,3 @@
-// @ts-nocheck: a scan target; the libraries it imports are not dependencies of this project
 import escapeHtml from 'escape-html';
 import type { Request, Response } from 'express';
 

@@ -1,4 +1,3 @@
-// @ts-nocheck: a scan target; the libraries it imports are not dependencies of this project
 import { Component } from '@angular/core';
 import { DomSanitizer, SafeHtml } from '@angular/platform-browser';
 import type { Request } from 'express';
