@@ -283,6 +283,76 @@ rule:
     ])
   })
 
+  it("run a team's Semgrep rules unchanged, search and taint, under the rules' own ids (issues and SARIF)", async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const repository = await uploadProject(app, caller, {
+      'app/views.py': [
+        'import subprocess as sp',
+        'from flask import request',
+        '',
+        'def archive():',
+        '    name = request.args.get("name")',
+        '    target = "/srv/" + name',
+        '    sp.call("tar czf " + target, shell=True)',
+        '',
+        'def ping():',
+        '    sp.call("ping -c 1 localhost", shell=True)',
+        '',
+      ].join('\n'),
+      'web/log.js': 'function audit(user) {\n  console.log("audit", user)\n}\n',
+      'README.md': '# shop\n',
+    })
+    const rules = `rules:
+  - id: team.flask-shell
+    mode: taint
+    languages: [python]
+    severity: ERROR
+    message: Request data reaches a shell command
+    metadata:
+      cwe: "CWE-78: Improper Neutralization of Special Elements used in an OS Command"
+      owasp: "A03:2021 - Injection"
+      confidence: HIGH
+    pattern-sources:
+      - pattern: request.args.get(...)
+    pattern-sinks:
+      - patterns:
+          - pattern: subprocess.call($CMD, ..., shell=True, ...)
+          - focus-metavariable: $CMD
+  - id: team.no-console
+    languages: [javascript]
+    severity: INFO
+    message: console.log of $X left in code
+    patterns:
+      - pattern: console.log(..., $X)
+      - pattern-not: console.log("...")
+`
+    const ruleset = await app.request('/api/rulesets', { method: 'POST', headers: caller.headers, json: { name: 'semgrep', rules_text: rules, repo_ids: [repository.id] } })
+    expect(ruleset.status).toBe(201)
+    const created = await app.request(`/api/scans/${repository.id}`, { method: 'POST', headers: caller.headers, json: { scan_type: 'quick' } })
+    expect(created.body.active_models).toEqual(['sast', 'secrets'])
+    await waitForScan(app, caller, created.body.id, isTerminal)
+    const results = (await app.request(`/api/scans/${created.body.id}/results`, { headers: caller.headers })).body
+    const team = results.issues.filter((issue: { rule_id: string }) => issue.rule_id.startsWith('team.'))
+    expect(team).toEqual([
+      expect.objectContaining({
+        rule_id: 'team.flask-shell',
+        file_path: 'app/views.py',
+        line_number: 7,
+        severity: 'high',
+        category: 'command-injection',
+        cwe_ids: ['CWE-78'],
+        owasp_category: 'A03:2021 - Injection',
+        confidence: 0.9,
+        model_used: expect.stringMatching(/^parapet-sast\//),
+        data_flow: expect.objectContaining({ source: expect.objectContaining({ filePath: 'app/views.py', lineNumber: 5 }) }),
+      }),
+      expect.objectContaining({ rule_id: 'team.no-console', file_path: 'web/log.js', line_number: 2, severity: 'low', description: 'console.log of user left in code' }),
+    ])
+    const sarif = (await app.request(`/api/scans/${created.body.id}/sarif`, { headers: caller.headers })).body
+    const ruleIds = sarif.runs[0].results.map((result: { ruleId: string }) => result.ruleId)
+    expect(ruleIds).toEqual(expect.arrayContaining(['team.flask-shell', 'team.no-console']))
+  })
+
   it('check the security metadata of a plain rule when it is given (422 naming the field)', async () => {
     const caller = await makeApiKeyPrincipal(app.db.orm)
     const rules = 'id: weak\nlanguage: python\nmessage: weak\nrule: { pattern: md5($X) }\ncwe: [SQLI-89]\nowasp: "A03:2021 - Cryptography"\ncategory: wrong\n'
