@@ -182,6 +182,17 @@ describe('Semgrep patterns', () => {
     expect(await matchedLines(query, 'b.go', declared)).toEqual([13, 17])
   })
 
+  it('match a Go block written `{ ... }` over several lines whatever its body: empty, or opening with a comment', async () => {
+    const rule = semgrepRule('go', 'patterns:\n  - pattern-inside: |\n      if isLocal($URL) {\n        ...\n      }\n  - pattern: use($URL)')
+    const code =
+      'package main\n\nfunc f(a, b, c string) {\n\tif isLocal(a) {\n\t\t// checked\n\t\tuse(a)\n\t}\n\tif isLocal(b) {\n\t\tuse(b)\n\t}\n\tuse(c)\n}\n'
+    expect(await matchedLines(rule, 'a.go', code)).toEqual([6, 9])
+    const emptyBody = semgrepRule('go', 'pattern: |\n  if $ERR != nil {\n    ...\n  }')
+    expect(await matchedLines(emptyBody, 'b.go', 'package main\n\nfunc f(err error) {\n\tif err != nil {\n\t}\n\tif err != nil {\n\t\t// ignored\n\t}\n}\n')).toEqual([4, 6])
+    const declaration = semgrepRule('go', 'pattern: |\n  func $F(w http.ResponseWriter, r *http.Request) {\n    ...\n  }')
+    expect(await matchedLines(declaration, 'c.go', 'package main\n\nfunc h(w http.ResponseWriter, r *http.Request) {\n\t// serves nothing\n\tw.WriteHeader(204)\n}\n\nfunc g(s string) {\n}\n')).toEqual([3])
+  })
+
   it('follow import aliases in Python, JavaScript, Java and Go', async () => {
     const python = semgrepRule('python', 'pattern: subprocess.call(...)')
     expect(await matchedLines(python, 'a.py', 'from subprocess import call\ncall(cmd)\n')).toEqual([2])
