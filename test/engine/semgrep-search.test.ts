@@ -171,6 +171,28 @@ describe('Semgrep patterns', () => {
     expect(await matchedLines(ts, 'a.ts', 'function f(sql: string, id: number) {\n  query(sql)\n  query(id)\n}\n')).toEqual([2])
   })
 
+  it('type a Go variable by the call that made it: a standard-library constructor or a function of the file', async () => {
+    const zipOpen = semgrepRule('go', 'pattern: "($R : *zip.Reader).Open($NAME)"')
+    const library =
+      'package main\n\nfunc f(a io.ReaderAt, size int64, name string) error {\n\treader, err := zip.NewReader(a, size)\n\tif err != nil {\n\t\treturn err\n\t}\n\treader.Open(name)\n\tfile, _ := os.Open(name)\n\tfile.Open(name)\n\treturn nil\n}\n'
+    expect(await matchedLines(zipOpen, 'a.go', library)).toEqual([8])
+    const query = semgrepRule('go', 'pattern: "($DB : *sql.DB).Query(...)"')
+    const declared =
+      'package main\n\nfunc openStore() (*sql.DB, error) {\n\treturn sql.Open("postgres", dsn)\n}\n\nfunc newCache() *Cache {\n\treturn &Cache{}\n}\n\nfunc f(q string) {\n\tdb, _ := openStore()\n\tdb.Query(q)\n\tcache := newCache()\n\tcache.Query(q)\n\tvar other = sql.OpenDB(c)\n\tother.Query(q)\n}\n'
+    expect(await matchedLines(query, 'b.go', declared)).toEqual([13, 17])
+  })
+
+  it('match a Go block written `{ ... }` over several lines whatever its body: empty, or opening with a comment', async () => {
+    const rule = semgrepRule('go', 'patterns:\n  - pattern-inside: |\n      if isLocal($URL) {\n        ...\n      }\n  - pattern: use($URL)')
+    const code =
+      'package main\n\nfunc f(a, b, c string) {\n\tif isLocal(a) {\n\t\t// checked\n\t\tuse(a)\n\t}\n\tif isLocal(b) {\n\t\tuse(b)\n\t}\n\tuse(c)\n}\n'
+    expect(await matchedLines(rule, 'a.go', code)).toEqual([6, 9])
+    const emptyBody = semgrepRule('go', 'pattern: |\n  if $ERR != nil {\n    ...\n  }')
+    expect(await matchedLines(emptyBody, 'b.go', 'package main\n\nfunc f(err error) {\n\tif err != nil {\n\t}\n\tif err != nil {\n\t\t// ignored\n\t}\n}\n')).toEqual([4, 6])
+    const declaration = semgrepRule('go', 'pattern: |\n  func $F(w http.ResponseWriter, r *http.Request) {\n    ...\n  }')
+    expect(await matchedLines(declaration, 'c.go', 'package main\n\nfunc h(w http.ResponseWriter, r *http.Request) {\n\t// serves nothing\n\tw.WriteHeader(204)\n}\n\nfunc g(s string) {\n}\n')).toEqual([3])
+  })
+
   it('follow import aliases in Python, JavaScript, Java and Go', async () => {
     const python = semgrepRule('python', 'pattern: subprocess.call(...)')
     expect(await matchedLines(python, 'a.py', 'from subprocess import call\ncall(cmd)\n')).toEqual([2])

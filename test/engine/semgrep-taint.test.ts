@@ -785,4 +785,53 @@ func (s *Server) find(term string) {
     }
     await expectAnnotated(rule, methodFiles, 'go-injection')
   })
+
+  it('cleans a value inside the block a sanitizer guards, whatever comment opens the block', async () => {
+    const guarded = `
+rules:
+  - id: go-guarded-redirect
+    mode: taint
+    languages: [go]
+    severity: WARNING
+    message: the redirect target comes from the query string
+    pattern-sources:
+      - pattern: $R.URL.Query().Get(...)
+    pattern-sanitizers:
+      - patterns:
+          - pattern-inside: |
+              if isLocalURL($URL) {
+                ...
+              }
+          - pattern: $URL
+    pattern-sinks:
+      - pattern: http.Redirect($W, $R, ...)
+`
+    const redirectFiles = {
+      'web/next.go': `package web
+
+import "net/http"
+
+func Next(w http.ResponseWriter, r *http.Request) {
+	target := r.URL.Query().Get("next")
+	if isLocalURL(target) {
+		// a local path: safe to follow
+		// ok: go-guarded-redirect
+		http.Redirect(w, r, target, http.StatusFound)
+		return
+	}
+	// ruleid: go-guarded-redirect
+	http.Redirect(w, r, target, http.StatusFound)
+}
+
+func Back(w http.ResponseWriter, r *http.Request) {
+	back := r.URL.Query().Get("back")
+	if isLocalURL(back) {
+		// ok: go-guarded-redirect
+		http.Redirect(w, r, back, http.StatusSeeOther)
+	}
+}
+`,
+    }
+    await expectAnnotated(guarded, redirectFiles, 'go-guarded-redirect')
+  })
 })

@@ -80,6 +80,14 @@ const MAX_KEYWORD_PERMUTATIONS = 4
 const MAX_ALTERNATIVES = 256
 /** Arity forms of one statement: two `..., $X` lists get all seven arities each. */
 const MAX_ARITY_FORMS = 49
+/**
+ * A Go block whose body is only `...` over several lines. Go's grammar puts a block's statements
+ * in a statement_list but a comment before them beside it, and the line break after `...` makes
+ * the pattern's statement_list a node of its own, which then has to face the comment: `if c {`
+ * + newline + `...` + newline + `}` would miss a block that opens with a comment (or is empty).
+ * On one line, `{ $$$ }` is the block's whole body, comments included, as Semgrep means it.
+ */
+const GO_ELLIPSIS_BLOCK = /\{\s*(\$\$\$(?:[A-Z_][A-Z0-9_]*)?)\s*\}/g
 const TRAILING_ELLIPSIS = /,\s*\$\$\$(?:[A-Z_][A-Z0-9_]*)?(?=\s*[)\]}])/g
 
 /** The pattern compiled for a language (cached); throws PatternError when it cannot be. */
@@ -278,7 +286,7 @@ class Translator {
       out += char
       i++
     }
-    return out
+    return this.language === 'go' ? out.replace(GO_ELLIPSIS_BLOCK, '{ $1 }') : out
   }
 
   /** A Python dictionary pattern with `...` among its entries (Semgrep matches its pairs in any order), or null. */
