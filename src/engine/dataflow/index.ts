@@ -73,7 +73,11 @@ export function analyzeDataFlow(files: { path: string; text: string }[], options
  * synchronous run holds every tree it touched until it returns; this variant keeps memory flat.
  */
 export async function analyzeDataFlowAsync(files: { path: string; text: string }[], options: DataFlowOptions = {}): Promise<DataFlowResult> {
-  const steps = analysisSteps(files, options)
+  return runYielding(analysisSteps(files, options))
+}
+
+/** Runs an analysis written as steps to its result, giving the event loop a turn every few milliseconds. */
+export async function runYielding<T>(steps: Generator<void, T>): Promise<T> {
   let step = steps.next()
   let last = performance.now()
   while (!step.done) {

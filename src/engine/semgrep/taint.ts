@@ -12,7 +12,7 @@
 import { parse } from '@ast-grep/napi'
 import type { SgNode } from '@ast-grep/napi'
 import { modelName } from '../analyzer.ts'
-import { FileTexts, TaintOverlay, bareProgram, overlaySteps, pathSteps, stepAt, where } from '../dataflow/index.ts'
+import { FileTexts, TaintOverlay, bareProgram, overlaySteps, pathSteps, runYielding, stepAt, where } from '../dataflow/index.ts'
 import type { FileOverlay } from '../dataflow/index.ts'
 import type { TraceRecord } from '../dataflow/engine.ts'
 import type { OverlayPropagator, OverlaySanitizer, OverlaySink, OverlaySource } from '../dataflow/overlay.ts'
@@ -96,19 +96,12 @@ export async function analyzeTaintRules(files: ReadonlyArray<{ path: string; tex
     if (!matched || matched.overlays.size === 0) continue
     try {
       const overlay = new TaintOverlay(id, matched.overlays)
-      const steps = overlaySteps(program, overlay, { ...(options.signal ? { signal: options.signal } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) })
-      let step = steps.next()
-      let last = performance.now()
-      while (!step.done) {
-        if (performance.now() - last > YIELD_EVERY_MS) {
-          await new Promise((resolve) => setImmediate(resolve))
-          last = performance.now()
-        }
-        step = steps.next()
-      }
-      for (const error of step.value.errors) result.errors.push({ ruleId: id, ...error })
+      const analysis = await runYielding(
+        overlaySteps(program, overlay, { ...(options.signal ? { signal: options.signal } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) }),
+      )
+      for (const error of analysis.errors) result.errors.push({ ruleId: id, ...error })
       const cwe = documents[0]?.cwe[0] ?? ''
-      const candidates = step.value.records.map((record) => ({ record, trace: toTrace(texts, record, cwe) }))
+      const candidates = analysis.records.map((record) => ({ record, trace: toTrace(texts, record, cwe) }))
       result.traces.push(...candidates.map((candidate) => candidate.trace))
       const built = ruleFindings(texts, documents, matched.sinkBindings, candidates)
       result.findings.push(...built.findings)
