@@ -16,7 +16,11 @@
  * Missing tools and packages are installed with apt-get (as root) and npm; where apt-get is
  * unavailable the comparisons that need it are skipped with a message.
  *
- * Options: --no-write (print only), --lines <n> (generated corpus size, default 150000).
+ * Each pair is run --runs times (default 3), alternating which tool goes first, and the run with
+ * the median wall time is reported: the machine is shared, single runs vary by a third.
+ *
+ * Options: --no-write (print only), --lines <n> (generated corpus size, default 150000),
+ * --runs <n>.
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
@@ -32,6 +36,7 @@ const { values } = parseArgs({
   options: {
     'no-write': { type: 'boolean', default: false },
     lines: { type: 'string', default: '150000' },
+    runs: { type: 'string', default: '3' },
   },
 })
 const projectRoot = fileURLToPath(new URL('..', import.meta.url))
@@ -63,6 +68,8 @@ interface Run {
   errors: number
   /** Parapet only: from the start of the process to its "analyzing N files" log line */
   firstFileMs?: number
+  /** Parapet only: from the start of the process to its first log line (the modules are loaded) */
+  firstLogMs?: number
 }
 
 function commandExists(command: string): boolean {
@@ -132,14 +139,16 @@ async function timed(command: string, args: string[], cwd: string, onStderrLine?
 async function runParapet(dir: string): Promise<Run> {
   const output = join(work, 'parapet.json')
   let firstFileMs: number | undefined
+  let firstLogMs: number | undefined
   const result = await timed(process.execPath, [join(projectRoot, 'bin', 'parapet.js'), 'scan', dir, '--verbose', '--output', output], projectRoot, (line, ms) => {
+    if (firstLogMs === undefined && line.startsWith('[')) firstLogMs = ms
     if (firstFileMs === undefined && /^\[info\] analyzing \d+ files/.test(line)) firstFileMs = ms
   })
   if (result.status !== 0) throw new Error(`parapet scan ${dir} exited with ${result.status}`)
   const report = JSON.parse(readFileSync(output, 'utf8')) as { findings: unknown[]; stats: { skipped?: Record<string, number> } }
   const skipped = report.stats.skipped ?? {}
   const errors = (skipped['unreadable'] ?? 0) + (skipped['crashed'] ?? 0) + (skipped['timeout'] ?? 0)
-  return { tool: 'parapet', ...result, findings: report.findings.length, errors, firstFileMs }
+  return { tool: 'parapet', ...result, findings: report.findings.length, errors, firstFileMs, firstLogMs }
 }
 
 async function runBandit(dir: string): Promise<Run> {
@@ -166,6 +175,12 @@ function toolVersion(command: string, args: string[]): string {
   return `${result.stdout}${result.stderr}`.split('\n')[0]?.trim() ?? '?'
 }
 
+/** The run with the median wall time (the upper one of an even count). */
+function median(all: Run[]): Run {
+  const sorted = [...all].sort((a, b) => a.wallMs - b.wallMs)
+  return sorted[Math.floor(sorted.length / 2)] as Run
+}
+
 function seconds(ms: number): string {
   return (ms / 1000).toFixed(2)
 }
@@ -175,6 +190,7 @@ function ratio(a: number, b: number): string {
 }
 
 async function main(): Promise<void> {
+  const runs = Math.max(1, Number(values.runs))
   const skippedNotes: string[] = []
   const hasBandit = commandExists('bandit') || (aptInstall('python3-bandit') && commandExists('bandit'))
   if (!hasBandit) skippedNotes.push('Bandit is not installed and apt-get could not install `python3-bandit`: the Python comparisons are skipped.')
@@ -202,13 +218,27 @@ async function main(): Promise<void> {
   // (the fixed start-up cost alone) as well as on each target below.
   const empty = join(work, 'empty')
   mkdirSync(empty)
-  const emptyRun = await runParapet(empty)
+  const emptyRuns: Run[] = []
+  for (let round = 0; round < runs; round++) emptyRuns.push(await runParapet(empty))
+  const emptyRun = median(emptyRuns)
   console.error(`empty folder: parapet ${seconds(emptyRun.wallMs)} s, first file at ${emptyRun.firstFileMs?.toFixed(0)} ms`)
 
   const rows: { target: Target; parapet: Run; peer: Run }[] = []
   for (const target of targets) {
-    const parapet = await runParapet(target.dir)
-    const peer = target.language === 'Python' ? await runBandit(target.dir) : await runEslint(target.dir)
+    const runPeer = () => (target.language === 'Python' ? runBandit(target.dir) : runEslint(target.dir))
+    const parapetRuns: Run[] = []
+    const peerRuns: Run[] = []
+    for (let round = 0; round < runs; round++) {
+      if (round % 2 === 0) {
+        parapetRuns.push(await runParapet(target.dir))
+        peerRuns.push(await runPeer())
+      } else {
+        peerRuns.push(await runPeer())
+        parapetRuns.push(await runParapet(target.dir))
+      }
+    }
+    const parapet = median(parapetRuns)
+    const peer = median(peerRuns)
     rows.push({ target, parapet, peer })
     console.error(`${target.name}: ${target.files} files, ${target.lines} lines; parapet ${seconds(parapet.wallMs)} s (${parapet.findings} findings), ${peer.tool} ${seconds(peer.wallMs)} s (${peer.findings} findings)`)
   }
@@ -221,7 +251,7 @@ async function main(): Promise<void> {
     `| ${target.name} | ${nameOf(run)} | ${seconds(run.wallMs)} | ${seconds(run.cpuMs)} | ${Math.round(run.maxRssKb / 1024)} | ${Math.round(target.lines / (run.wallMs / 1000)).toLocaleString('en-US')} | ${run.findings} | ${run.errors} |`
 
   const body = [
-    `Measured with \`npm run bench:peers\` on ${new Date().toISOString().slice(0, 10)}, on this machine (${(await import('node:os')).cpus().length} cores, shared, Node ${process.version}): Parapet's default CLI analysis (\`parapet scan <dir>\`: sast, secrets, dataflow, default worker count, run as \`node bin/parapet.js\`) against ${bandit.replace(/^bandit/, 'Bandit')} (\`bandit -r . -f json\`) on Python and ESLint ${eslint.replace(/^v/, '')} with eslint-plugin-security ${pluginVersion} (its recommended rules, \`bench/peers.eslint.config.js\`, TypeScript through @typescript-eslint/parser) on JavaScript/TypeScript. Each tool reads the same copy of the code's \`.py\` or JS/TS files (folders Parapet treats as vendored left out), one tool at a time. Wall time from spawn to exit; CPU is user+sys of the tool and the processes it waited for (GNU time); peak RSS is the largest single process's (Parapet's worker processes are not summed); lines/s divides the staged files' lines by the wall time. Findings are what each tool reports with its default settings (Bandit: all severities and confidences; ESLint: the plugin's warnings); they are different rule sets and are given for context, not as a detection comparison. Errors: files the tool could not read, parse or finish. Parapet runs with \`--verbose\`, which is how the start of file analysis is seen.`,
+    `Measured with \`npm run bench:peers\` on ${new Date().toISOString().slice(0, 10)}, on this machine (${(await import('node:os')).cpus().length} cores, shared, Node ${process.version}): Parapet's default CLI analysis (\`parapet scan <dir>\`: sast, secrets, dataflow, default worker count, run as \`node bin/parapet.js\`) against ${bandit.replace(/^bandit/, 'Bandit')} (\`bandit -r . -f json\`) on Python and ESLint ${eslint.replace(/^v/, '')} with eslint-plugin-security ${pluginVersion} (its recommended rules, \`bench/peers.eslint.config.js\`, TypeScript through @typescript-eslint/parser) on JavaScript/TypeScript. Each tool reads the same copy of the code's \`.py\` or JS/TS files (folders Parapet treats as vendored left out), one tool at a time; each pair ran ${runs} times, alternating which tool went first, and the table shows each tool's run with the median wall time (the machine is shared: single runs vary by a third). Wall time from spawn to exit; CPU is user+sys of the tool and the processes it waited for (GNU time); peak RSS is the largest single process's (Parapet's worker processes are not summed); lines/s divides the staged files' lines by the wall time. Findings are what each tool reports with its default settings (Bandit: all severities and confidences; ESLint: the plugin's warnings); they are different rule sets and are given for context, not as a detection comparison. Errors: files the tool could not read, parse or finish. Parapet runs with \`--verbose\`, which is how the start of file analysis is seen.`,
     '',
     `Code: Debian's python3-django from \`${DJANGO_DIR}\`; express and koa with their dependencies (\`${NPM_FETCH}\`); the generated corpus of bench/lib/corpus-generator.ts at ${corpus.lines.toLocaleString('en-US')} lines over ${corpus.files} files in 16 languages, of which the Python and the JS/TS files are measured.`,
     '',
@@ -238,6 +268,8 @@ async function main(): Promise<void> {
     '### CLI start to first file',
     '',
     `From spawning \`node bin/parapet.js scan\` to its \`[info] analyzing N files\` log line (rules loaded, files collected, workers started; the issue's target is under 300 ms): empty folder ${emptyRun.firstFileMs?.toFixed(0) ?? 'n/a'} ms (whole run ${emptyRun.wallMs.toFixed(0)} ms)${rows.map(({ target, parapet }) => `; ${target.name} ${parapet.firstFileMs?.toFixed(0) ?? 'n/a'} ms`).join('')}.`,
+    '',
+    `Of the empty folder's ${emptyRun.firstFileMs?.toFixed(0) ?? 'n/a'} ms, ${emptyRun.firstLogMs?.toFixed(0) ?? 'n/a'} ms pass before the CLI's first log line (\`collecting files\`): starting Node and loading the CLI's modules through tsx, which compiles the TypeScript sources; the rest is collecting files, loading the built-in rules and starting the worker processes. The log lines arrive through a pipe and are timed on arrival, so each figure is an upper bound by the pipe's delay.`,
   ]
   if (skippedNotes.length) body.push('', '### Skipped', '', ...skippedNotes.map((note) => `- ${note}`))
 
