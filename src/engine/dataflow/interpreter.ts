@@ -771,7 +771,7 @@ export class FunctionRun {
     const args = expr.args.map((arg) => ({ arg, value: this.eval(arg.value, state) }))
     const written = pathOf(callee)
     const names = [calleeValue.qname, written]
-    const context: CallContext = { expr, args, receiver, names, label: written ?? calleeValue.qname ?? 'call', unit: this.unit, typeUnit: this.libraryTypeUnit(receiver) }
+    const context: CallContext = { expr, args, receiver, names, label: written ?? calleeValue.qname ?? 'call', unit: this.unit, typeUnit: this.typeUnitOfLibraryCall(receiver) }
     const loaded = this.loadModule(context)
     if (loaded) return loaded
     this.checkSecretArguments(context)
@@ -804,7 +804,7 @@ export class FunctionRun {
    * The other file whose declaration typed the receiver (`Db.TPL`, `this.db.tpl`: a field declared
    * in Db.java) when that type is not a project class: that file's imports say which library it is.
    */
-  private libraryTypeUnit(receiver: Val | null): FileUnit | null {
+  private typeUnitOfLibraryCall(receiver: Val | null): FileUnit | null {
     const ref = receiver?.ref
     if (ref?.t !== 'type' || ref.path === this.unit.path || this.resolveType(ref.name, ref.path)) return null
     return this.engine.program.unit(ref.path)
