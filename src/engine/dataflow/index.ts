@@ -101,21 +101,7 @@ function* analysisSteps(files: { path: string; text: string }[], options: DataFl
   program.manifests = new DependencyManifests(files.filter((file) => isDependencyManifest(file.path)))
   const engine = new Engine(program, options.signal)
   const errors: DataFlowResult['errors'] = []
-  for (const path of program.paths()) {
-    if (options.signal?.aborted) throw new AbortError()
-    const unit = program.unit(path)
-    if (!unit || !(unit.mentionsAny(unit.spec.sourceWords) || mentionsAlgorithmApi(unit.spec.name, unit.text) || mentionsPasswordHashing(unit.text))) continue
-    options.onProgress?.(path)
-    try {
-      analyzeEntries(engine, unit)
-    } catch (error) {
-      // One file the engine cannot follow must not cost the findings of all the others.
-      if (error instanceof AbortError) throw error
-      errors.push({ path, message: error instanceof Error ? error.message : String(error) })
-    }
-    program.release(unit)
-    yield
-  }
+  yield* analyzeFiles(engine, program.paths(), options, errors, (unit) => (mayHoldSource(unit) ? (fn) => namesSource(unit, fn) || hasParamSources(unit, fn) : null))
   yield* helperEntries(engine, program, options, errors)
   options.onProgress?.('the data-flow report')
   const texts = new FileTexts(new Map(inputs.map((file) => [file.path, file.text])), options.secrets ?? null)
@@ -160,42 +146,54 @@ export interface OverlayResult {
 export function* overlaySteps(program: Program, overlay: TaintOverlay, options: DataFlowOptions = {}): Generator<void, OverlayResult> {
   const engine = new Engine(program, options.signal, overlay)
   const errors: DataFlowResult['errors'] = []
-  for (const path of overlay.roots()) {
+  yield* analyzeFiles(engine, overlay.roots(), options, errors, (unit) => (fn) => overlay.hasSourceWithin(unit.path, fn.start, fn.end))
+  yield* helperEntries(engine, program, options, errors)
+  return { records: [...engine.traces.values()].filter((record) => record.hit.spec === overlay.sinkSpec), errors }
+}
+
+/**
+ * Analyzes files one step each: the top level of every file `entriesOf` accepts, and the functions
+ * its answer picks as entry points (other functions are analyzed when these call them).
+ */
+function* analyzeFiles(
+  engine: Engine,
+  paths: Iterable<string>,
+  options: DataFlowOptions,
+  errors: DataFlowResult['errors'],
+  entriesOf: (unit: FileUnit) => ((fn: FunctionDef) => boolean) | null,
+): Generator<void> {
+  for (const path of paths) {
     if (options.signal?.aborted) throw new AbortError()
-    const unit = program.unit(path)
-    if (!unit) continue
+    const unit = engine.program.unit(path)
+    const isEntry = unit ? entriesOf(unit) : null
+    if (!unit || !isEntry) continue
     options.onProgress?.(path)
     try {
       engine.moduleState(unit)
       for (const node of unit.functionNodes()) {
         const fn = unit.lowerer.functionAt(node)
         if (engine.inlined.has(fn.id) || engine.hasSummary(fn)) continue
-        if (overlay.hasSourceWithin(path, fn.start, fn.end)) engine.summaryOf(fn)
+        if (isEntry(fn)) engine.summaryOf(fn)
       }
     } catch (error) {
+      // One file the engine cannot follow must not cost the findings of all the others.
       if (error instanceof AbortError) throw error
       errors.push({ path, message: error instanceof Error ? error.message : String(error) })
     }
-    program.release(unit)
+    engine.program.release(unit)
     yield
   }
-  yield* helperEntries(engine, program, options, errors)
-  return { records: [...engine.traces.values()].filter((record) => record.hit.spec === overlay.sinkSpec), errors }
 }
 
-/**
- * A file that can hold a source: its top level, and each function whose text names a source or
- * whose parameters are sources. Other functions are analyzed when these call them.
- */
-function analyzeEntries(engine: Engine, unit: FileUnit, words: readonly string[] = unit.spec.sourceWords): void {
-  engine.moduleState(unit)
-  for (const node of unit.functionNodes()) {
-    const fn = unit.lowerer.functionAt(node)
-    if (engine.inlined.has(fn.id) || engine.hasSummary(fn)) continue
-    const text = unit.text.slice(fn.start, fn.end)
-    const named = words.some((word) => text.includes(word)) || mentionsAlgorithmApi(unit.spec.name, text) || mentionsPasswordHashing(text)
-    if (named || hasParamSources(unit, fn)) engine.summaryOf(fn)
-  }
+/** A file that can hold a source: it names a source, a weak algorithm's API or password hashing. */
+function mayHoldSource(unit: FileUnit): boolean {
+  return unit.mentionsAny(unit.spec.sourceWords) || mentionsAlgorithmApi(unit.spec.name, unit.text) || mentionsPasswordHashing(unit.text)
+}
+
+/** A function whose text names a source (or a weak algorithm or password hashing). */
+function namesSource(unit: FileUnit, fn: FunctionDef): boolean {
+  const text = unit.text.slice(fn.start, fn.end)
+  return unit.spec.sourceWords.some((word) => text.includes(word)) || mentionsAlgorithmApi(unit.spec.name, text) || mentionsPasswordHashing(text)
 }
 
 /** Rounds of helper-entry search: a handler reading input through a helper of a helper... */
@@ -218,25 +216,7 @@ function* helperEntries(engine: Engine, program: Program, options: DataFlowOptio
     done = engine.sourceReaders.length
     if (names.size === 0) break
     const called = new RegExp(`(?<![\\w$])(?:${[...names].map(escapeRegExp).join('|')})\\s*\\(`)
-    for (const path of program.paths()) {
-      if (options.signal?.aborted) throw new AbortError()
-      const unit = program.unit(path)
-      if (!unit || !called.test(unit.text)) continue
-      options.onProgress?.(path)
-      try {
-        engine.moduleState(unit)
-        for (const node of unit.functionNodes()) {
-          const fn = unit.lowerer.functionAt(node)
-          if (engine.inlined.has(fn.id) || engine.hasSummary(fn)) continue
-          if (called.test(unit.text.slice(fn.start, fn.end))) engine.summaryOf(fn)
-        }
-      } catch (error) {
-        if (error instanceof AbortError) throw error
-        errors.push({ path, message: error instanceof Error ? error.message : String(error) })
-      }
-      program.release(unit)
-      yield
-    }
+    yield* analyzeFiles(engine, program.paths(), options, errors, (unit) => (called.test(unit.text) ? (fn) => called.test(unit.text.slice(fn.start, fn.end)) : null))
   }
 }
 
