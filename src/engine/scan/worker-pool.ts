@@ -137,9 +137,13 @@ export class AnalysisPool {
     return this.submit({ id: this.nextId++, path, language, text }, path, this.options.fileTimeoutMs, false, undefined) as Promise<PoolResult>
   }
 
-  /** Runs `(await import(module))[name](input, progress)` alone on a worker. */
+  /**
+   * Runs `(await import(module))[name](input, progress)` alone on a worker; `module` is the
+   * URL of the task's TypeScript source (runnableModule names its compiled file from a build).
+   */
   runTask<T>(module: string, name: string, input: unknown, options: TaskOptions = {}): Promise<T> {
-    return this.submit({ id: this.nextId++, task: { module, name, input } }, options.label ?? name, options.stallTimeoutMs, true, options.onProgress) as Promise<T>
+    const task = { module: runnableModule(module), name, input }
+    return this.submit({ id: this.nextId++, task }, options.label ?? name, options.stallTimeoutMs, true, options.onProgress) as Promise<T>
   }
 
   /** Kills every worker now; pending and queued jobs fail. */
@@ -327,10 +331,21 @@ export async function runIsolatedTask<T>(module: string, name: string, input: un
   }
 }
 
+/** Whether this module runs compiled (from dist/, `npm run build`) rather than from its TypeScript source. */
+const RUNS_COMPILED = import.meta.url.endsWith('.js')
+
+/**
+ * The module a process of this tree runs for a TypeScript source's URL: the source itself
+ * (workers load tsx), or from a build its compiled file, which sits at the same place under dist/.
+ */
+export function runnableModule(sourceUrl: string): string {
+  return RUNS_COMPILED ? sourceUrl.replace(/\.ts$/, '.js') : sourceUrl
+}
+
 /** Starts a worker process; from TypeScript sources it loads tsx first. */
 function forkWorker(): ChildProcess {
-  const entry = new URL('./analysis-worker.ts', import.meta.url)
-  const execArgv = entry.pathname.endsWith('.ts') ? ['--import', tsxLoaderUrl()] : []
+  const entry = new URL(runnableModule(new URL('./analysis-worker.ts', import.meta.url).href))
+  const execArgv = RUNS_COMPILED ? [] : ['--import', tsxLoaderUrl()]
   return fork(fileURLToPath(entry), [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
 }
 
