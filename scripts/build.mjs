@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process'
 import { cpSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { extname, join, relative } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { DIST_DIR, PROJECT_ROOT, STAMP_FILE, builtSignature, inputSignature } from './build-signature.mjs'
 
 const args = new Set(process.argv.slice(2))
@@ -59,9 +60,11 @@ function removeOrphans(folder) {
 }
 
 /** The built-in rules validated once here, so that a process starts without parsing their YAML. */
-function writeRulesCache() {
-  const result = spawnSync(process.execPath, [join(DIST_DIR, 'src/engine/rules/write-cache.js')], { stdio: 'inherit', cwd: PROJECT_ROOT })
-  if (result.status !== 0) say('the built-in rules cache was not written; processes will parse the rules at start')
+async function writeRulesCache() {
+  const loader = pathToFileURL(join(DIST_DIR, 'src/engine/rules/loader.js')).href
+  const { writeBuiltinRulesCache } = await import(loader)
+  const { rules, problems } = writeBuiltinRulesCache()
+  say(`built-in rules cached: ${rules.length} rules${problems.length > 0 ? `, ${problems.length} problems (reported by every scan)` : ''}`)
 }
 
 // Taken before compiling: a source edited during the build leaves the stamp behind it.
@@ -77,6 +80,6 @@ copyResources()
 for (const folder of [...COMPILED, ...RESOURCES.map((resource) => resource.from)]) {
   if (existsSync(join(DIST_DIR, folder))) removeOrphans(join(DIST_DIR, folder))
 }
-writeRulesCache()
+await writeRulesCache()
 writeFileSync(STAMP_FILE, `${JSON.stringify({ signature, builtAt: new Date().toISOString() })}\n`)
 say(`dist/ built in ${((performance.now() - started) / 1000).toFixed(1)} s`)

@@ -9,6 +9,7 @@ import type { MikroORM } from '@mikro-orm/postgresql'
 import { Logger as WorkerLogger, run, type Runner } from 'graphile-worker'
 import pg from 'pg'
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../src/db/orm.ts'
+import { closeSharedAnalysisPool } from '../src/engine/index.ts'
 import { CANCEL_CHANNEL, EventListener } from '../src/events/event-hub.ts'
 import type { Logger } from '../src/logger.ts'
 import { CancelRegistry } from './cancellations.ts'
@@ -113,6 +114,8 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       stopping = true
       clearTimeout(restartTimer)
       await runner.stop().catch((error: unknown) => logger.warn('worker runner did not stop cleanly', { error }))
+      // the analysis workers outlive scans, not the worker
+      await closeSharedAnalysisPool()
       await cancels.close()
       await pool.end()
     },

@@ -14,12 +14,8 @@
 import { parseArgs } from 'node:util'
 import type { MikroORM } from '@mikro-orm/postgresql'
 import { isScope, SCOPES, type Scope } from '../auth/caller.ts'
-import { mintToken } from '../auth/jwt.ts'
 import { ConfigError, loadConfig, type Config } from '../config.ts'
-import { runningEmbeddedDatabaseUrl, startEmbeddedDatabase } from '../db/embedded.ts'
-import { connectDatabase, migrateDatabase } from '../db/orm.ts'
 import { DomainError } from '../errors.ts'
-import { createApiKey, listApiKeys, revokeApiKey } from '../modules/api-keys/api-key.service.ts'
 
 const USAGE = `Usage:
   parapet scan <dir> [options]      scan a folder (see parapet scan --help)
@@ -55,6 +51,8 @@ async function main(argv: string[]): Promise<void> {
   if (group === 'token') return printToken(config, values)
   if (group !== 'keys') throw new UsageError(`unknown command "${group}"`)
   await withDatabase(config, async (orm) => {
+    // the database modules load only for the commands that use them: a scan starts without them
+    const { createApiKey, listApiKeys, revokeApiKey } = await import('../modules/api-keys/api-key.service.ts')
     const em = orm.em.fork()
     if (action === 'create') {
       const { key, record } = await createApiKey(em, {
@@ -93,6 +91,7 @@ async function printToken(config: Config, values: { org?: string | undefined; us
   if (!Number.isInteger(expiresIn) || expiresIn <= 0) throw new UsageError('--expires-in must be a positive number of seconds')
   // the server refuses longer-lived tokens: mint none it would refuse
   if (expiresIn > config.auth.maxLifetimeSeconds) throw new UsageError(`--expires-in must be at most ${config.auth.maxLifetimeSeconds} seconds (AUTH_JWT_MAX_LIFETIME)`)
+  const { mintToken } = await import('../auth/jwt.ts')
   const token = await mintToken({
     secret: config.auth.jwtSecret,
     orgId: required(values.org, '--org'),
@@ -106,6 +105,8 @@ async function printToken(config: Config, values: { org?: string | undefined; us
 }
 
 async function withDatabase(config: Config, work: (orm: MikroORM) => Promise<void>): Promise<void> {
+  const { runningEmbeddedDatabaseUrl, startEmbeddedDatabase } = await import('../db/embedded.ts')
+  const { connectDatabase, migrateDatabase } = await import('../db/orm.ts')
   const runningUrl = config.database.url ?? (await runningEmbeddedDatabaseUrl(config.database.embedded.dataDir))
   const embedded = runningUrl ? undefined : await startEmbeddedDatabase(config.database.embedded)
   const orm = await connectDatabase({ url: runningUrl ?? embedded?.url ?? '' })

@@ -5,7 +5,8 @@
  * - parseRulesText / loadBuiltinRules: read and validate rule documents.
  * - toSarif: SARIF 2.1.0 rendering of a scan report (annotated per result by the caller);
  *   sarifFingerprints: the fingerprints of such a report, to compare a later scan with.
- * - runIsolatedTask: a repository-wide task in a worker process of its own, killable at any moment.
+ * - runIsolatedTask: a repository-wide task alone on a worker process, killable at any moment.
+ * - closeSharedAnalysisPool: ends the process's analysis workers (they live as long as the process).
  */
 export { ANALYZERS, CATEGORIES, SEVERITIES } from './core/types.ts'
 export type { AnalyzerName, Category, Finding, RuleDocument, ScanStats, Severity } from './core/types.ts'
@@ -15,7 +16,7 @@ export { RuleValidationError, builtinRulesDir, formatRuleProblem, loadBuiltinRul
 export type { RuleOrigin, RuleProblem } from './rules/loader.ts'
 export { DEFAULT_RULE_LIMITS } from './rules/limits.ts'
 export type { RuleLimits } from './rules/limits.ts'
-export { AnalysisCrashError, AnalysisTimeoutError, formatSeconds, runIsolatedTask } from './scan/worker-pool.ts'
+export { AnalysisCrashError, AnalysisTimeoutError, closeSharedAnalysisPool, formatSeconds, runIsolatedTask } from './scan/worker-pool.ts'
 export { AVAILABLE_ANALYZERS } from './core/analyzer.ts'
 export type { Analyzer } from './core/analyzer.ts'
 export { CODE_LANGUAGES, DATA_LANGUAGES } from './core/languages.ts'

@@ -5,7 +5,7 @@
  * A text may instead be a Semgrep rule file (a top-level `rules:` list), told apart by that
  * shape and compiled by semgrep/parse.ts under the same limits.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Composer, LineCounter } from 'yaml'
@@ -454,20 +454,43 @@ export interface BuiltinRulesLoad {
 let builtinCache: { signature: string; load: BuiltinRulesLoad } | null = null
 
 /**
+ * The built-in rules as the build validated them (scripts/build.mjs writes it next to the
+ * compiled loader, writeBuiltinRulesCache): a process started from a build reads it instead of
+ * parsing and compiling every rule file, unless a rule file changed since.
+ */
+const BUILTIN_CACHE_FILE = 'builtin-rules.cache.json'
+
+interface BuiltinRulesCacheFile {
+  signature: string
+  rules: Array<{ rule: RuleDocument; origin: RuleOrigin }>
+  problems: RuleProblem[]
+}
+
+/** The rule files' names (from `dir`), sizes and modification times: what invalidates the caches. */
+function ruleFilesSignature(dir: string, files: readonly string[]): string {
+  return files
+    .map((file) => {
+      const stats = statSync(file, { throwIfNoEntry: false })
+      return `${relative(dir, file)}:${stats?.size ?? -1}:${stats?.mtimeMs ?? -1}`
+    })
+    .join('|')
+}
+
+/**
  * Loads every built-in rule file, keeping the valid rules and collecting the problems of the
- * others. Cached; the cache is keyed by the files' names, sizes and modification times, so
- * rule files added or edited later are picked up.
+ * others. Cached in memory and, from a build, on disk; both caches are keyed by the files'
+ * names, sizes and modification times, so rule files added or edited later are picked up.
  */
 export function loadBuiltinRulesLeniently(dir: string = builtinRulesDir()): BuiltinRulesLoad {
   const files = listRuleFiles(dir)
-  const signature = files
-    .map((file) => {
-      const stats = statSync(file, { throwIfNoEntry: false })
-      return `${file}:${stats?.size ?? -1}:${stats?.mtimeMs ?? -1}`
-    })
-    .join('|')
+  const signature = `${dir}|${ruleFilesSignature(dir, files)}`
   if (builtinCache && builtinCache.signature === signature) return builtinCache.load
+  const load = readBuiltinRulesCache(dir, files) ?? parseBuiltinRuleFiles(dir, files)
+  builtinCache = { signature, load }
+  return load
+}
 
+function parseBuiltinRuleFiles(dir: string, files: readonly string[]): BuiltinRulesLoad {
   // Name built-in files from the project root (src/engine/rules/...) so messages are clickable.
   const sourceBase = dir === builtinRulesDir() ? join(dir, '..', '..', '..') : dir
   const problems: RuleProblem[] = []
@@ -493,8 +516,37 @@ export function loadBuiltinRulesLeniently(dir: string = builtinRulesDir()): Buil
       rules.push(rule)
     }
   }
-  const load = { rules, problems }
-  builtinCache = { signature, load }
+  return { rules, problems }
+}
+
+/** The cached load of the built-in rules in `dir`, when it was written from these very files. */
+function readBuiltinRulesCache(dir: string, files: readonly string[]): BuiltinRulesLoad | null {
+  let cached: BuiltinRulesCacheFile
+  try {
+    cached = JSON.parse(readFileSync(join(dir, BUILTIN_CACHE_FILE), 'utf8')) as BuiltinRulesCacheFile
+  } catch {
+    return null
+  }
+  if (cached.signature !== ruleFilesSignature(dir, files)) return null
+  const rules = cached.rules.map(({ rule, origin }) => {
+    origins.set(rule, origin)
+    return rule
+  })
+  return { rules, problems: cached.problems }
+}
+
+/** Validates the built-in rules in `dir` and writes them to its cache file (the build calls this). */
+export function writeBuiltinRulesCache(dir: string = builtinRulesDir()): BuiltinRulesLoad {
+  const path = join(dir, BUILTIN_CACHE_FILE)
+  rmSync(path, { force: true })
+  const files = listRuleFiles(dir)
+  const load = parseBuiltinRuleFiles(dir, files)
+  const cached: BuiltinRulesCacheFile = {
+    signature: ruleFilesSignature(dir, files),
+    rules: load.rules.map((rule) => ({ rule, origin: ruleOrigin(rule) ?? { source: null, line: 1 } })),
+    problems: load.problems,
+  }
+  writeFileSync(path, JSON.stringify(cached))
   return load
 }
 

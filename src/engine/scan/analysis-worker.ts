@@ -1,8 +1,9 @@
 /**
  * An analysis worker process (see worker-pool.ts): loads the engine as soon as it starts and
- * says so, builds the scan's analyzers from the setup message (rule documents and analyzer names),
- * then analyzes the files it is sent, one at a time, and runs repository-wide tasks (a named
- * export of an engine or service module, e.g. the data-flow analysis) on request.
+ * says so, builds a scan's analyzers from a configuration message (rule documents and analyzer
+ * names) and keeps the latest few, analyzes the files it is sent, one at a time, each with its
+ * configuration, and runs repository-wide tasks (a named export of an engine or service module,
+ * e.g. the data-flow analysis) on request. It lives as long as the pool that started it.
  *
  * It is a process, not a thread, because only a process can be stopped at any moment: a
  * native ast-grep call blocks its thread, and `Worker.terminate()` waits for it to return
@@ -18,19 +19,28 @@ import type { FileLanguage } from '../core/languages.ts'
 import { emptySastMetrics } from '../sast/analyzer.ts'
 import type { SastMetrics } from '../sast/analyzer.ts'
 import { loadSecretsDetector } from '../secrets/bridge.ts'
+import { CONFIGURATIONS_PER_WORKER } from './worker-pool.ts'
 
 export interface WorkerSetup {
   analyzers: AnalyzerName[]
   rules: RuleDocument[]
 }
 
-/** The first message a worker that analyzes files receives. */
+/** A configuration, sent before the first file that needs it. */
 export interface WorkerSetupMessage {
+  configuration: number
   setup: WorkerSetup
+}
+
+/** The configuration's scan ended: the worker forgets it. */
+export interface DropMessage {
+  drop: number
 }
 
 export interface FileMessage {
   id: number
+  /** the configuration the file is analyzed with (sent before it) */
+  configuration: number
   path: string
   language: FileLanguage
   text: string
@@ -45,6 +55,8 @@ export interface TaskMessage {
   task: { module: string; name: string; input: unknown }
 }
 
+export type WorkerMessage = WorkerSetupMessage | DropMessage | FileMessage | TaskMessage
+
 /** What a task module exports. */
 export type WorkerTaskFunction<Input, Output> = (input: Input, progress: (label: string) => void) => Output | Promise<Output>
 
@@ -55,8 +67,8 @@ export type WorkerReply =
   | { id: number; progress: string }
   /** the engine is loaded: the worker takes messages (sent only once this arrived) */
   | { loaded: true }
-  /** the analyzers of the setup are built: the worker takes files */
-  | { configured: true }
+  /** the analyzers of a configuration are built (the file sent after it starts now) */
+  | { configured: number }
 
 const send = (reply: WorkerReply) => process.send?.(reply)
 if (!process.send) throw new Error('analysis-worker.ts must run as a child process with an IPC channel')
@@ -74,19 +86,30 @@ process.on('disconnect', () => process.exit(0))
 const { detector } = await loadSecretsDetector()
 const metrics = emptySastMetrics()
 let ruleErrors: LogEvent[] = []
-let analysis: FileAnalysis | null = null
+/** Built configurations by id, least recently used first (the pool keeps the same order). */
+const analyses = new Map<number, FileAnalysis>()
 
-function configure(setup: WorkerSetup): void {
-  const { analyzers } = createAnalyzers(setup.analyzers, setup.rules, detector, metrics, (ruleId, path, message) =>
+function configure(message: WorkerSetupMessage): void {
+  const { analyzers } = createAnalyzers(message.setup.analyzers, message.setup.rules, detector, metrics, (ruleId, path, message) =>
     ruleErrors.push({ level: 'error', message: `rule ${ruleId} failed on ${path}: ${message}`, data: { ruleId, path } }),
   )
-  analysis = new FileAnalysis(analyzers, detector)
-  send({ configured: true })
+  analyses.set(message.configuration, new FileAnalysis(analyzers, detector))
+  if (analyses.size > CONFIGURATIONS_PER_WORKER) analyses.delete(analyses.keys().next().value as number)
+  send({ configured: message.configuration })
+}
+
+/** The file's configuration, now the most recently used. */
+function analysisFor(configuration: number): FileAnalysis {
+  const analysis = analyses.get(configuration)
+  if (!analysis) throw new Error(`analysis worker received a file before its configuration ${configuration}`)
+  analyses.delete(configuration)
+  analyses.set(configuration, analysis)
+  return analysis
 }
 
 function analyzeFile(message: FileMessage): void {
   try {
-    if (!analysis) throw new Error('analysis worker received a file before its setup')
+    const analysis = analysisFor(message.configuration)
     ruleErrors = []
     const before = { ...metrics }
     const result = analysis.analyze(message.path, message.language, message.text)
@@ -112,8 +135,9 @@ async function runTask(message: TaskMessage): Promise<void> {
   }
 }
 
-process.on('message', (message: WorkerSetupMessage | FileMessage | TaskMessage) => {
-  if ('setup' in message) configure(message.setup)
+process.on('message', (message: WorkerMessage) => {
+  if ('setup' in message) configure(message)
+  else if ('drop' in message) analyses.delete(message.drop)
   else if ('task' in message) void runTask(message)
   else analyzeFile(message)
 })

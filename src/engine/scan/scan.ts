@@ -31,7 +31,7 @@ import { walkDirectory } from './walk.ts'
 import { analyzeTaintRules, checkTaintRule, isTaintRule, taintFileLanguages } from '../semgrep/taint.ts'
 import type { TaintRulesResult } from '../semgrep/taint.ts'
 import type { TaintTaskInput } from '../semgrep/taint-task.ts'
-import { AnalysisCrashError, AnalysisPool, AnalysisTimeoutError } from './worker-pool.ts'
+import { AnalysisCrashError, AnalysisTimeoutError, sharedAnalysisPool, type PoolLease } from './worker-pool.ts'
 
 export type { LogEvent, LogLevel } from './file-analysis.ts'
 
@@ -138,12 +138,13 @@ class ScanSession {
   private handled = 0
   private readonly started = performance.now()
   private executor: Executor | null = null
-  private pool: AnalysisPool | null = null
+  /** the scan's use of the process's worker pool */
+  private pool: PoolLease | null = null
   private workers = 0
   private workersDecided = false
   private prepared: Preparation | null = null
   private dataflow: DataFlowResult | null = null
-  private readonly abort = () => void this.pool?.close()
+  private readonly abort = () => this.pool?.abort(this.options.signal?.reason)
 
   constructor(private readonly options: ScanOptions) {
     if (options.fileTimeoutMs !== undefined && options.workers === 0) throw new Error('a file time limit needs worker processes (workers: 0 was given)')
@@ -169,7 +170,7 @@ class ScanSession {
     const auto = expectedFiles !== null && expectedFiles >= MIN_FILES_FOR_WORKERS ? Math.min(availableParallelism(), MAX_AUTO_WORKERS) : 0
     this.workers = this.options.workers ?? (auto === 0 && this.options.fileTimeoutMs !== undefined ? 1 : auto)
     if (this.workers === 0) return
-    this.pool = AnalysisPool.start(this.workers, this.options.fileTimeoutMs === undefined ? {} : { fileTimeoutMs: this.options.fileTimeoutMs })
+    this.pool = sharedAnalysisPool(this.workers).lease(this.options.fileTimeoutMs === undefined ? {} : { fileTimeoutMs: this.options.fileTimeoutMs })
     if (this.options.signal?.aborted) this.abort()
   }
 
@@ -181,12 +182,8 @@ class ScanSession {
   async startExecutor(): Promise<void> {
     const pool = this.pool
     if (pool) {
-      try {
-        await pool.configure({ analyzers: this.preparation.names, rules: this.preparation.rules })
-      } catch (error) {
-        this.options.signal?.throwIfAborted()
-        throw error
-      }
+      // files wait in the pool for workers that load the engine and build these analyzers
+      pool.configure({ analyzers: this.preparation.names, rules: this.preparation.rules })
       const metrics = this.preparation.metrics
       this.executor = {
         parallelism: this.workers * 3,
@@ -207,10 +204,10 @@ class ScanSession {
     return this.executor?.parallelism ?? 1
   }
 
-  /** Stops the workers (at once: they have nothing left to save). */
+  /** Ends the scan's lease: work still in flight stops at once (it has nothing left to save). */
   async close(): Promise<void> {
     this.options.signal?.removeEventListener('abort', this.abort)
-    await this.pool?.close()
+    this.pool?.release()
   }
 
   skip(path: string, reason: SkipReason, detail?: string, countsAsFile = true): void {
@@ -357,7 +354,7 @@ class ScanSession {
    * The taint rules on a worker, within the file time limit between two files: a file that stalls
    * them costs the scan its taint findings (logged), not its other findings.
    */
-  private async analyzeTaintRulesInWorker(pool: AnalysisPool, rules: RuleDocument[]): Promise<TaintRulesResult | null> {
+  private async analyzeTaintRulesInWorker(pool: PoolLease, rules: RuleDocument[]): Promise<TaintRulesResult | null> {
     try {
       const input: TaintTaskInput = { files: this.taintFiles, rules }
       return await pool.runTask<TaintRulesResult>(TAINT_TASK, 'analyzeTaintRulesTask', input, {
@@ -377,7 +374,7 @@ class ScanSession {
    * that stalls it is left out and the analysis starts again without it, a few times at most;
    * after that (or when the analysis stalls elsewhere) the scan has no data-flow findings.
    */
-  private async analyzeDataFlowInWorker(pool: AnalysisPool): Promise<DataFlowResult | null> {
+  private async analyzeDataFlowInWorker(pool: PoolLease): Promise<DataFlowResult | null> {
     const left: string[] = []
     for (let attempt = 0; ; attempt++) {
       const files = left.length === 0 ? this.dataflowFiles : this.dataflowFiles.filter((file) => !left.includes(file.path))

@@ -4,16 +4,25 @@
  * analysis that must be stoppable at any moment needs a process, since only a process can be
  * killed while it is inside a native call (a thread waits for the call to return).
  *
+ * A process keeps one pool for as long as it lives (sharedAnalysisPool): starting a worker
+ * (loading the engine) costs more than a small repository takes to analyze, and a service runs
+ * scan after scan, several at once. Idle workers do not keep the process alive.
+ *
  * Vocabulary:
- * - job: a file to analyze (with the scan's analyzers, once the pool is configured), or a
- *   repository-wide task (a named export of a module, run alone on a worker).
+ * - lease: one scan's use of the pool: its configuration (analyzers and rules), its time limit
+ *   and its jobs. Aborting a lease stops its work at once and leaves the other leases' alone.
+ * - configuration: what a worker needs to analyze a lease's files; sent to a worker with the
+ *   first file that needs it, and kept there (the latest few) until the lease is released.
+ * - job: a file to analyze (with its lease's configuration), or a repository-wide task (a named
+ *   export of a module, run alone on a worker).
  * - time limit: a job must finish, or for a task report progress, within its limit; past it,
  *   its worker is killed, the job fails with AnalysisTimeoutError, the other jobs that worker
  *   held are queued again, and a fresh worker replaces it. A worker that dies by itself fails
  *   its current job with AnalysisCrashError the same way.
  *
- * Invariants: a killed worker is never reused; close() kills every worker at once (a stop or
- * a shutdown never waits for an analysis); the jobs of a closed pool fail.
+ * Invariants: a killed worker is never reused; aborting a lease kills every worker holding one
+ * of its jobs (their jobs of other leases are queued again, not failed); close() kills every
+ * worker at once (a shutdown never waits for an analysis); the jobs of a closed pool fail.
  */
 import { fork } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
@@ -22,16 +31,18 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { FileAnalysisResult } from './file-analysis.ts'
 import type { FileLanguage } from '../core/languages.ts'
 import type { SastMetrics } from '../sast/analyzer.ts'
-import type { FileMessage, TaskMessage, WorkerReply, WorkerSetup } from './analysis-worker.ts'
+import type { FileMessage, TaskMessage, WorkerMessage, WorkerReply, WorkerSetup } from './analysis-worker.ts'
 
 export interface PoolResult {
   result: FileAnalysisResult
   metrics: SastMetrics
 }
 
-export interface PoolOptions {
+export interface LeaseOptions {
   /** Time limit of one file's analysis; none when absent. */
   fileTimeoutMs?: number
+  /** Aborting it aborts the lease (abort()). */
+  signal?: AbortSignal
 }
 
 export interface TaskOptions {
@@ -71,7 +82,9 @@ export function formatSeconds(ms: number): string {
 }
 
 const FILES_IN_FLIGHT_PER_WORKER = 2
-/** Workers in a row that die before they can work (loaded, and configured once there is a setup): the pool gives up. */
+/** Configurations a worker keeps built (least recently used dropped first): one per concurrent scan, a few. */
+export const CONFIGURATIONS_PER_WORKER = 4
+/** Workers in a row that die before they load the engine: the pool gives up. */
 const MAX_FAILED_STARTS = 3
 
 interface Job {
@@ -81,6 +94,8 @@ interface Job {
   timeoutMs: number | undefined
   /** tasks run alone on a worker */
   exclusive: boolean
+  /** the lease the job belongs to (none for tasks given to the pool itself) */
+  lease: PoolLease | null
   onProgress: ((label: string) => void) | undefined
   resolve(value: unknown): void
   reject(error: Error): void
@@ -89,61 +104,62 @@ interface Job {
 interface PoolWorker {
   child: ChildProcess
   loaded: boolean
-  configured: boolean
   /** jobs sent, in the order the worker runs them: the first is running */
   jobs: Job[]
   timer: NodeJS.Timeout | null
   retired: boolean
+  /** the configurations the worker holds, least recently used first: the worker keeps the same list */
+  configurations: number[]
+  /** kept for a task waiting for a worker of its own: no more files are sent to it */
+  reserved: boolean
 }
 
 export class AnalysisPool {
   private readonly workers = new Set<PoolWorker>()
   private readonly queue: Job[] = []
-  private readonly configuredWaiters: Array<{ resolve(): void; reject(error: Error): void }> = []
-  private setup: WorkerSetup | null = null
+  private readonly configurations = new Map<number, WorkerSetup>()
   private failure: Error | null = null
   private nextId = 0
+  private nextConfiguration = 0
   private failedStarts = 0
   private readonly exits = new Set<Promise<void>>()
 
-  private constructor(
-    size: number,
-    private readonly options: PoolOptions,
-  ) {
-    for (let index = 0; index < size; index++) this.spawn()
+  private constructor(size: number) {
+    this.grow(size)
   }
 
-  /** Starts `size` workers loading the engine; files wait for configure(), tasks do not. */
-  static start(size: number, options: PoolOptions = {}): AnalysisPool {
-    return new AnalysisPool(size, options)
+  /** Starts `size` workers loading the engine. */
+  static start(size: number): AnalysisPool {
+    return new AnalysisPool(size)
   }
 
   get size(): number {
     return this.workers.size
   }
 
-  /** Gives every worker (current and future) the scan's analyzers; resolves once all have built them. */
-  configure(setup: WorkerSetup): Promise<void> {
-    this.setup = setup
-    for (const worker of this.workers) if (worker.loaded) this.send(worker, { setup })
-    return new Promise((resolve, reject) => {
-      if (this.failure) return reject(this.failure)
-      this.configuredWaiters.push({ resolve, reject })
-      this.checkConfigured()
-    })
+  /** Whether the pool was closed, or gave up on workers that could not start. */
+  get closed(): boolean {
+    return this.failure !== null
   }
 
-  analyze(path: string, language: FileLanguage, text: string): Promise<PoolResult> {
-    return this.submit({ id: this.nextId++, path, language, text }, path, this.options.fileTimeoutMs, false, undefined) as Promise<PoolResult>
+  /** Pids of the worker processes (tests, diagnostics). */
+  get pids(): number[] {
+    return [...this.workers].map((worker) => worker.child.pid).filter((pid): pid is number => pid !== undefined)
   }
 
-  /**
-   * Runs `(await import(module))[name](input, progress)` alone on a worker; `module` is the
-   * URL of the task's TypeScript source (runnableModule names its compiled file from a build).
-   */
+  /** Starts workers until there are `size` (the pool never shrinks: workers live as long as it). */
+  grow(size: number): void {
+    while (!this.failure && this.workers.size < size) this.spawn()
+  }
+
+  /** A scan's use of the pool (see the vocabulary above). */
+  lease(options: LeaseOptions = {}): PoolLease {
+    return new PoolLease(this, options)
+  }
+
+  /** Runs `(await import(module))[name](input, progress)` alone on a worker, outside any lease. */
   runTask<T>(module: string, name: string, input: unknown, options: TaskOptions = {}): Promise<T> {
-    const task = { module: runnableModule(module), name, input }
-    return this.submit({ id: this.nextId++, task }, options.label ?? name, options.stallTimeoutMs, true, options.onProgress) as Promise<T>
+    return this.submitTask(null, module, name, input, options) as Promise<T>
   }
 
   /** Kills every worker now; pending and queued jobs fail. */
@@ -152,17 +168,70 @@ export class AnalysisPool {
     await Promise.all(this.exits)
   }
 
-  private submit(message: FileMessage | TaskMessage, subject: string, timeoutMs: number | undefined, exclusive: boolean, onProgress: Job['onProgress']): Promise<unknown> {
+  /** @internal (PoolLease) */
+  addConfiguration(setup: WorkerSetup): number {
+    const id = this.nextConfiguration++
+    this.configurations.set(id, setup)
+    return id
+  }
+
+  /** @internal (PoolLease) The workers holding the configuration drop it. */
+  dropConfiguration(id: number): void {
+    this.configurations.delete(id)
+    for (const worker of this.workers) {
+      const index = worker.configurations.indexOf(id)
+      if (index === -1) continue
+      worker.configurations.splice(index, 1)
+      this.send(worker, { drop: id })
+    }
+  }
+
+  /** @internal (PoolLease) */
+  submitFile(lease: PoolLease, configuration: number, path: string, language: FileLanguage, text: string, timeoutMs: number | undefined): Promise<PoolResult> {
+    const message: FileMessage = { id: this.nextId++, configuration, path, language, text }
+    return this.submit({ message, subject: path, timeoutMs, exclusive: false, lease, onProgress: undefined }) as Promise<PoolResult>
+  }
+
+  /** @internal (PoolLease) */
+  submitTask(lease: PoolLease | null, module: string, name: string, input: unknown, options: TaskOptions): Promise<unknown> {
+    const message: TaskMessage = { id: this.nextId++, task: { module: runnableModule(module), name, input } }
+    return this.submit({ message, subject: options.label ?? name, timeoutMs: options.stallTimeoutMs, exclusive: true, lease, onProgress: options.onProgress })
+  }
+
+  /**
+   * @internal (PoolLease) Stops the lease's jobs at once: queued ones fail, and every worker
+   * holding one is killed and replaced (its jobs of other leases are queued again).
+   */
+  abortJobs(lease: PoolLease, reason: Error): void {
+    for (let index = this.queue.length - 1; index >= 0; index--) {
+      const job = this.queue[index] as Job
+      if (job.lease !== lease) continue
+      this.queue.splice(index, 1)
+      job.reject(reason)
+    }
+    for (const worker of [...this.workers]) {
+      if (!worker.jobs.some((job) => job.lease === lease)) continue
+      this.retire(worker)
+      const others = worker.jobs.filter((job) => job.lease !== lease)
+      for (const job of worker.jobs) if (job.lease === lease) job.reject(reason)
+      worker.jobs = []
+      this.queue.unshift(...others)
+      if (!this.failure) this.spawn()
+    }
+    this.dispatch()
+  }
+
+  private submit(fields: Omit<Job, 'resolve' | 'reject'>): Promise<unknown> {
     if (this.failure) return Promise.reject(this.failure)
     return new Promise((resolve, reject) => {
-      this.queue.push({ message, subject, timeoutMs, exclusive, onProgress, resolve, reject })
+      this.queue.push({ ...fields, resolve, reject })
       this.dispatch()
     })
   }
 
   private spawn(): void {
     const child = forkWorker()
-    const worker: PoolWorker = { child, loaded: false, configured: false, jobs: [], timer: null, retired: false }
+    const worker: PoolWorker = { child, loaded: false, jobs: [], timer: null, retired: false, configurations: [], reserved: false }
     this.workers.add(worker)
     child.on('message', (reply: WorkerReply) => this.onReply(worker, reply))
     const exited = new Promise<void>((resolve) => {
@@ -178,9 +247,10 @@ export class AnalysisPool {
     })
     this.exits.add(exited)
     void exited.then(() => this.exits.delete(exited))
+    this.holdProcess()
   }
 
-  private send(worker: PoolWorker, message: unknown): void {
+  private send(worker: PoolWorker, message: WorkerMessage): void {
     // A worker that is gone says so through 'exit': a failed send needs no handling of its own.
     worker.child.send(message as never, () => undefined)
   }
@@ -188,30 +258,63 @@ export class AnalysisPool {
   private dispatch(): void {
     for (let index = 0; index < this.queue.length; ) {
       const job = this.queue[index] as Job
-      const worker = job.exclusive ? this.idleWorker() : this.fileWorker()
+      const worker = job.exclusive ? this.taskWorker() : this.fileWorker(job)
       if (!worker) {
         index++
         continue
       }
       this.queue.splice(index, 1)
       worker.jobs.push(job)
+      if ('configuration' in job.message) this.sendConfiguration(worker, job.message.configuration)
       this.send(worker, job.message)
       if (worker.jobs.length === 1) this.startClock(worker)
     }
+    this.holdProcess()
   }
 
-  private idleWorker(): PoolWorker | undefined {
-    for (const worker of this.workers) if (worker.loaded && worker.jobs.length === 0) return worker
+  /**
+   * An idle worker for a task; when there is none, the least busy one is reserved (it takes no
+   * more files), so that a task is not starved by a concurrent scan's stream of files.
+   */
+  private taskWorker(): PoolWorker | undefined {
+    const loaded = [...this.workers].filter((worker) => worker.loaded)
+    const idle = loaded.find((worker) => worker.jobs.length === 0)
+    if (idle) {
+      for (const worker of loaded) worker.reserved = false
+      return idle
+    }
+    if (loaded.some((worker) => worker.reserved)) return undefined
+    let candidate: PoolWorker | undefined
+    for (const worker of loaded) {
+      if (!worker.jobs[0]?.exclusive && (!candidate || worker.jobs.length < candidate.jobs.length)) candidate = worker
+    }
+    if (candidate) candidate.reserved = true
     return undefined
   }
 
-  private fileWorker(): PoolWorker | undefined {
+  /** The least busy worker that takes files, preferring one that holds the file's configuration. */
+  private fileWorker(job: Job): PoolWorker | undefined {
+    const configuration = 'configuration' in job.message ? job.message.configuration : -1
     let best: PoolWorker | undefined
+    const rank = (worker: PoolWorker) => worker.jobs.length * 2 + (worker.configurations.includes(configuration) ? 0 : 1)
     for (const worker of this.workers) {
-      if (!worker.configured || worker.jobs.length >= FILES_IN_FLIGHT_PER_WORKER || worker.jobs[0]?.exclusive) continue
-      if (!best || worker.jobs.length < best.jobs.length) best = worker
+      if (!worker.loaded || worker.reserved || worker.jobs.length >= FILES_IN_FLIGHT_PER_WORKER || worker.jobs[0]?.exclusive) continue
+      if (!best || rank(worker) < rank(best)) best = worker
     }
     return best
+  }
+
+  /** Sends the configuration unless the worker holds it; either way it becomes the worker's latest used. */
+  private sendConfiguration(worker: PoolWorker, id: number): void {
+    const index = worker.configurations.indexOf(id)
+    if (index !== -1) worker.configurations.splice(index, 1)
+    worker.configurations.push(id)
+    if (index !== -1) return
+    const setup = this.configurations.get(id)
+    if (!setup) throw new Error(`analysis configuration ${id} was released`)
+    this.send(worker, { configuration: id, setup })
+    // the worker drops its least recently used configuration the same way
+    if (worker.configurations.length > CONFIGURATIONS_PER_WORKER) worker.configurations.shift()
   }
 
   /** The running job's time starts now (it was just sent, or the one before it finished). */
@@ -223,20 +326,34 @@ export class AnalysisPool {
     worker.timer = setTimeout(() => this.onTimeout(worker), job.timeoutMs)
   }
 
+  /**
+   * Workers keep the process alive only while there is work: a process whose scans are done
+   * exits without closing the pool (its workers exit with it).
+   */
+  private holdProcess(): void {
+    const busy = this.queue.length > 0 || [...this.workers].some((worker) => worker.jobs.length > 0)
+    for (const worker of this.workers) {
+      if (busy) {
+        worker.child.ref()
+        worker.child.channel?.ref()
+      } else {
+        worker.child.unref()
+        worker.child.channel?.unref()
+      }
+    }
+  }
+
   private onReply(worker: PoolWorker, reply: WorkerReply): void {
     if (worker.retired) return
     if ('loaded' in reply) {
       worker.loaded = true
-      if (!this.setup) this.failedStarts = 0
-      else this.send(worker, { setup: this.setup })
+      this.failedStarts = 0
       this.dispatch()
       return
     }
     if ('configured' in reply) {
-      worker.configured = true
-      this.failedStarts = 0
-      this.checkConfigured()
-      this.dispatch()
+      // building the configuration is not the file's time
+      this.startClock(worker)
       return
     }
     const job = worker.jobs[0]
@@ -266,8 +383,7 @@ export class AnalysisPool {
     if (worker.retired) return
     this.retire(worker)
     if (this.failure) return
-    const ready = this.setup ? worker.configured : worker.loaded
-    if (!ready && ++this.failedStarts >= MAX_FAILED_STARTS) {
+    if (!worker.loaded && ++this.failedStarts >= MAX_FAILED_STARTS) {
       this.fail(new Error(`analysis workers could not start (the last one: ${how})`))
       return
     }
@@ -294,12 +410,6 @@ export class AnalysisPool {
     this.dispatch()
   }
 
-  private checkConfigured(): void {
-    if (!this.setup || this.workers.size === 0) return
-    for (const worker of this.workers) if (!worker.configured) return
-    for (const waiter of this.configuredWaiters.splice(0)) waiter.resolve()
-  }
-
   private fail(error: Error): void {
     this.failure ??= error
     for (const worker of [...this.workers]) {
@@ -307,27 +417,103 @@ export class AnalysisPool {
       for (const job of worker.jobs.splice(0)) job.reject(this.failure)
     }
     for (const job of this.queue.splice(0)) job.reject(this.failure)
-    for (const waiter of this.configuredWaiters.splice(0)) waiter.reject(this.failure)
   }
 }
 
 /**
- * Runs one task in a worker process of its own, killed when `signal` aborts (the task then
- * fails with the signal's reason) or when the task stalls past `stallTimeoutMs`.
+ * One scan's use of a pool. Files wait for configure(); tasks do not. release() ends it (a
+ * lease released with work in flight is aborted); an abort, or its signal, stops its work at once.
+ */
+export class PoolLease {
+  private configuration: number | null = null
+  private readonly pending = new Set<Promise<unknown>>()
+  private ended: Error | null = null
+  private readonly onAbort = () => this.abort(this.options.signal?.reason)
+
+  constructor(
+    private readonly pool: AnalysisPool,
+    private readonly options: LeaseOptions,
+  ) {
+    options.signal?.addEventListener('abort', this.onAbort, { once: true })
+    if (options.signal?.aborted) this.onAbort()
+  }
+
+  /** The analyzers and rules of the lease's files; the workers build them when its first file reaches them. */
+  configure(setup: WorkerSetup): void {
+    if (this.configuration !== null) this.pool.dropConfiguration(this.configuration)
+    this.configuration = this.pool.addConfiguration(setup)
+  }
+
+  analyze(path: string, language: FileLanguage, text: string): Promise<PoolResult> {
+    if (this.ended) return Promise.reject(this.ended)
+    if (this.configuration === null) return Promise.reject(new Error('analysis lease not configured'))
+    return this.track(this.pool.submitFile(this, this.configuration, path, language, text, this.options.fileTimeoutMs))
+  }
+
+  /**
+   * Runs `(await import(module))[name](input, progress)` alone on a worker; `module` is the
+   * URL of the task's TypeScript source (runnableModule names its compiled file from a build).
+   */
+  runTask<T>(module: string, name: string, input: unknown, options: TaskOptions = {}): Promise<T> {
+    if (this.ended) return Promise.reject(this.ended)
+    return this.track(this.pool.submitTask(this, module, name, input, options)) as Promise<T>
+  }
+
+  /** Stops the lease's work at once (its workers are killed and replaced); its jobs fail. */
+  abort(reason?: unknown): void {
+    this.ended ??= reason instanceof Error ? reason : new Error(reason === undefined ? 'analysis aborted' : String(reason))
+    if (this.pending.size > 0) this.pool.abortJobs(this, this.ended)
+  }
+
+  /** Ends the lease: work still in flight is aborted, and the workers drop its configuration. */
+  release(): void {
+    this.options.signal?.removeEventListener('abort', this.onAbort)
+    this.abort(new Error('analysis lease released'))
+    if (this.configuration !== null) this.pool.dropConfiguration(this.configuration)
+    this.configuration = null
+  }
+
+  private track<T>(job: Promise<T>): Promise<T> {
+    this.pending.add(job)
+    const settle = () => void this.pending.delete(job)
+    job.then(settle, settle)
+    return job
+  }
+}
+
+let shared: AnalysisPool | null = null
+
+/**
+ * The process's pool, with at least `size` workers; started on first use, and again after it
+ * was closed or gave up (a later scan gets fresh workers).
+ */
+export function sharedAnalysisPool(size: number): AnalysisPool {
+  if (!shared || shared.closed) shared = AnalysisPool.start(0)
+  shared.grow(size)
+  return shared
+}
+
+/** Kills the process's pool (shutdown); a later sharedAnalysisPool() starts a new one. */
+export async function closeSharedAnalysisPool(): Promise<void> {
+  const pool = shared
+  shared = null
+  await pool?.close()
+}
+
+/**
+ * Runs one task alone on a worker of the process's pool, killed when `signal` aborts (the task
+ * then fails with the signal's reason) or when the task stalls past `stallTimeoutMs`.
  */
 export async function runIsolatedTask<T>(module: string, name: string, input: unknown, options: TaskOptions & { signal?: AbortSignal } = {}): Promise<T> {
   options.signal?.throwIfAborted()
-  const pool = AnalysisPool.start(1)
-  const onAbort = () => void pool.close()
-  options.signal?.addEventListener('abort', onAbort, { once: true })
+  const lease = sharedAnalysisPool(1).lease(options.signal ? { signal: options.signal } : {})
   try {
-    return await pool.runTask<T>(module, name, input, options)
+    return await lease.runTask<T>(module, name, input, options)
   } catch (error) {
     options.signal?.throwIfAborted()
     throw error
   } finally {
-    options.signal?.removeEventListener('abort', onAbort)
-    await pool.close()
+    lease.release()
   }
 }
 
