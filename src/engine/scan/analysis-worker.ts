@@ -70,7 +70,9 @@ export type WorkerReply =
   /** the analyzers of a configuration are built (the file sent after it starts now) */
   | { configured: number }
 
-const send = (reply: WorkerReply) => process.send?.(reply)
+// A parent gone meanwhile (it exited after its scan) closes the channel: the worker exits on
+// 'disconnect', and must not print a send error to the stderr it shares with the parent.
+const send = (reply: WorkerReply) => process.send?.(reply, undefined, undefined, () => undefined)
 if (!process.send) throw new Error('analysis-worker.ts must run as a child process with an IPC channel')
 
 // Exits with the parent: an orphan stuck in native code would otherwise run until that call returns.

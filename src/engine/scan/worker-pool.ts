@@ -17,8 +17,8 @@
  *   export of a module, run alone on a worker).
  * - time limit: a job must finish, or for a task report progress, within its limit; past it,
  *   its worker is killed, the job fails with AnalysisTimeoutError, the other jobs that worker
- *   held are queued again, and a fresh worker replaces it. A worker that dies by itself fails
- *   its current job with AnalysisCrashError the same way.
+ *   held are queued again, and a fresh worker replaces it (once there is work for it). A worker
+ *   that dies by itself fails its current job with AnalysisCrashError the same way.
  *
  * Invariants: a killed worker is never reused; aborting a lease kills every worker holding one
  * of its jobs (their jobs of other leases are queued again, not failed); close() kills every
@@ -122,6 +122,8 @@ export class AnalysisPool {
   private nextId = 0
   private nextConfiguration = 0
   private failedStarts = 0
+  /** workers the pool keeps once they are needed: a lost one is replaced when there is work for it */
+  private targetSize = 0
   private readonly exits = new Set<Promise<void>>()
 
   private constructor(size: number) {
@@ -147,9 +149,18 @@ export class AnalysisPool {
     return [...this.workers].map((worker) => worker.child.pid).filter((pid): pid is number => pid !== undefined)
   }
 
-  /** Starts workers until there are `size` (the pool never shrinks: workers live as long as it). */
+  /**
+   * Starts workers until there are `size`, now, since work is coming (the pool never shrinks:
+   * workers live as long as it).
+   */
   grow(size: number): void {
-    while (!this.failure && this.workers.size < size) this.spawn()
+    this.targetSize = Math.max(this.targetSize, size)
+    this.refill()
+  }
+
+  /** Replaces lost workers. */
+  private refill(): void {
+    while (!this.failure && this.workers.size < this.targetSize) this.spawn()
   }
 
   /** A scan's use of the pool (see the vocabulary above). */
@@ -216,7 +227,6 @@ export class AnalysisPool {
       for (const job of worker.jobs) if (job.lease === lease) job.reject(reason)
       worker.jobs = []
       this.queue.unshift(...others)
-      if (!this.failure) this.spawn()
     }
     this.dispatch()
   }
@@ -256,6 +266,7 @@ export class AnalysisPool {
   }
 
   private dispatch(): void {
+    if (this.queue.length > 0) this.refill()
     for (let index = 0; index < this.queue.length; ) {
       const job = this.queue[index] as Job
       const worker = job.exclusive ? this.taskWorker() : this.fileWorker(job)
@@ -401,12 +412,10 @@ export class AnalysisPool {
     if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL')
   }
 
-  /** A fresh worker takes over the jobs the retired one held but had not started. */
+  /** The jobs the retired worker held but had not started are queued again, for a fresh worker. */
   private replace(retired: PoolWorker): void {
     this.queue.unshift(...retired.jobs.slice(1))
     retired.jobs = []
-    if (this.failure) return
-    this.spawn()
     this.dispatch()
   }
 
