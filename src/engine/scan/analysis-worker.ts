@@ -80,7 +80,7 @@ function configure(setup: WorkerSetup): void {
   const { analyzers } = createAnalyzers(setup.analyzers, setup.rules, detector, metrics, (ruleId, path, message) =>
     ruleErrors.push({ level: 'error', message: `rule ${ruleId} failed on ${path}: ${message}`, data: { ruleId, path } }),
   )
-  analysis = new FileAnalysis(analyzers, detector)
+  analysis = new FileAnalysis(analyzers, detector, metrics)
   send({ configured: true })
 }
 
