@@ -225,7 +225,10 @@ class ScanSession {
       analyze: async (file, perFile) => {
         const source = new SourceFile(file.path, file.language, file.text, detector, keeper)
         const result = perFile ? analysis.analyzeFile(source) : null
-        for (const analyzer of repository) if (analyzer.accepts(file)) this.collect(analyzer, source)
+        const collectors = repository.filter((analyzer) => analyzer.accepts(file))
+        for (const analyzer of collectors) this.collect(analyzer, source)
+        // a tree no repository analyzer will read is not worth a place among the kept ones
+        if (collectors.length === 0) source.releaseTree()
         return result
       },
     }
