@@ -27,13 +27,10 @@ import { randomUUID } from 'node:crypto'
 import type { MikroORM } from '@mikro-orm/postgresql'
 import type { JobHelpers, Task } from 'graphile-worker'
 import {
-  AnalysisCrashError,
-  AnalysisTimeoutError,
   DEFAULT_RULE_LIMITS,
   formatSeconds,
   parseRulesText,
   RuleValidationError,
-  runIsolatedTask,
   scanSources,
   type AnalyzerName,
   type RuleDocument,
@@ -45,7 +42,6 @@ import type { Logger } from '../src/logger.ts'
 import { Repository } from '../src/modules/repositories/repository.entity.ts'
 import { rulesetsOfRepository } from '../src/modules/rulesets/ruleset.service.ts'
 import { replaceSummary } from '../src/modules/summaries/summary.service.ts'
-import type { RepositorySummaryData } from '../src/engine/summary/index.ts'
 import { Scan } from '../src/modules/scans/scan.entity.ts'
 import { transitionScan, type ScanRef, type TransitionFields } from '../src/modules/scans/scan-lifecycle.ts'
 import type { RunScanPayload } from '../src/modules/scans/scan.service.ts'
@@ -55,11 +51,10 @@ import { SHUTDOWN, type CancelRegistry } from './cancellations.ts'
 import { failureReason } from './failure-reason.ts'
 import { storeFindings } from './store-findings.ts'
 import { ScanProgressWriter } from './scan-progress.ts'
-import type { SummaryTaskInput } from './summary-task.ts'
 
 /** How long a scan may take, and what its rulesets may hold (SCAN_FILE_TIMEOUT, SCAN_TIMEOUT, RULES_*). */
 export interface ScanLimits {
-  /** one file's analysis (and each step of the data-flow analysis and the summary) */
+  /** one file's analysis (and each step of the repository analyses: data flow, taint rules, the summary) */
   fileTimeoutMs: number
   /** the whole scan, from the moment it is claimed */
   scanTimeoutMs: number
@@ -83,8 +78,6 @@ class ScanTimeLimitError extends Error {
     super(`the scan exceeded its time limit of ${formatSeconds(limitMs)}`)
   }
 }
-
-const SUMMARY_TASK = new URL('./summary-task.ts', import.meta.url).href
 
 /** A scan as one attempt holds it: `startedAt` is the claim's start time, its fence. */
 interface ClaimedScan extends RunScanPayload {
@@ -152,8 +145,13 @@ async function runScan(deps: RunScanDependencies, limits: ScanLimits, payload: C
     const { rootPrefix } = await writeContentToFile(em, scan.contentId, zipPath)
     progress.log('info', 'Repository content fetched', { bytes: repository.sizeBytes })
     signal.throwIfAborted()
+    // Full scans recompute what the service understands about the repository: the summary is a
+    // stage of the scan, over the same read of the zip, under the same file time limit (a summary
+    // that runs past it is left as it was: the scan logs "Repository summary not updated").
+    const summarizing = scan.scanType === 'full'
     const report = await scanSources(readZipFiles(zipPath, rootPrefix), {
       analyzers: scan.activeModels as AnalyzerName[],
+      summary: summarizing,
       extraRules,
       maxFileBytes: deps.maxFileBytes,
       // tenants' rules and files run in worker processes, under the file time limit
@@ -165,7 +163,10 @@ async function runScan(deps: RunScanDependencies, limits: ScanLimits, payload: C
     })
     signal.throwIfAborted()
     progress.log('info', 'Analysis finished', { findings: report.findings.length, files_scanned: report.stats.filesScanned, skipped: report.stats.skipped, suppressed: report.stats.suppressed, duration_ms: report.durationMs })
-    if (scan.scanType === 'full') await summarize(em, scan, { zipPath, rootPrefix, maxFileBytes: deps.maxFileBytes, dataFlows: report.dataFlows }, limits, signal, progress)
+    if (report.summary) {
+      await replaceSummary(em, scan.repository.id, scan.id, report.summary)
+      progress.log('info', 'Repository summary updated')
+    }
     const stored = await storeFindings(em, scan, report.findings, (count) => progress.log('debug', `Stored ${count} of ${report.findings.length} issues`))
     const { filesScanned, filesTotal } = report.stats
     // the scan's counts are the log's: files analyzed (skipped ones are not) of the files seen
@@ -176,26 +177,6 @@ async function runScan(deps: RunScanDependencies, limits: ScanLimits, payload: C
   } finally {
     await fs.rm(zipPath, { force: true })
   }
-}
-
-/**
- * Full scans recompute what the service understands about the repository, in a worker process
- * of its own under the file time limit: a summary that runs past it is left as it was.
- */
-async function summarize(em: ReturnType<typeof forkForOrg>, scan: Scan, input: SummaryTaskInput, limits: ScanLimits, signal: AbortSignal, progress: ScanProgressWriter): Promise<void> {
-  const started = performance.now()
-  let content: RepositorySummaryData
-  try {
-    content = await runIsolatedTask<RepositorySummaryData>(SUMMARY_TASK, 'summarizeZipTask', input, { signal, stallTimeoutMs: limits.fileTimeoutMs, label: 'the repository summary' })
-  } catch (error) {
-    signal.throwIfAborted()
-    if (!(error instanceof AnalysisTimeoutError || error instanceof AnalysisCrashError)) throw error
-    progress.log('warning', `Repository summary not updated: ${error.message}`, { path: error.subject })
-    return
-  }
-  signal.throwIfAborted()
-  await replaceSummary(em, scan.repository.id, scan.id, content)
-  progress.log('info', 'Repository summary updated', { duration_ms: Math.round(performance.now() - started) })
 }
 
 async function rulesOfLinkedRulesets(em: ReturnType<typeof forkForOrg>, repoId: string, ruleLimits: RuleLimits, progress: ScanProgressWriter): Promise<RuleDocument[]> {

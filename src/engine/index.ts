@@ -1,7 +1,8 @@
 /**
  * Parapet's analysis engine: the public API the server and the CLI use.
  *
- * - scanDirectory / scanSources: run the analyzers (`sast`, `secrets`) over files.
+ * - scanDirectory / scanSources: run the analyzers (`sast`, `secrets`, `dataflow`, and with
+ *   `summary: true` the repository summary) over files, in stages (scan/scan.ts).
  * - parseRulesText / loadBuiltinRules: read and validate rule documents.
  * - toSarif: SARIF 2.1.0 rendering of a scan report (annotated per result by the caller);
  *   sarifFingerprints: the fingerprints of such a report, to compare a later scan with.
@@ -18,7 +19,8 @@ export { DEFAULT_RULE_LIMITS } from './rules/limits.ts'
 export type { RuleLimits } from './rules/limits.ts'
 export { AnalysisCrashError, AnalysisTimeoutError, closeSharedAnalysisPool, formatSeconds, runIsolatedTask } from './scan/worker-pool.ts'
 export { AVAILABLE_ANALYZERS } from './core/analyzer.ts'
-export type { Analyzer } from './core/analyzer.ts'
+export type { Analyzer, FileAnalyzer, RepositoryAnalyzer } from './core/analyzer.ts'
+export type { RepositorySummaryData } from './summary/index.ts'
 export { CODE_LANGUAGES, DATA_LANGUAGES } from './core/languages.ts'
 export type { CodeLanguage, DataLanguage, FileLanguage } from './core/languages.ts'
 export { DEFAULT_IGNORED_DIRS, DEFAULT_MAX_FILE_BYTES, SKIP_REASONS } from './scan/file-selection.ts'

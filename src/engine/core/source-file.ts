@@ -1,12 +1,52 @@
 /**
- * One file under analysis, shared by every analyzer that looks at it: its text and lines,
+ * One file under analysis, shared by every analyzer that looks at it: its text and lines, its
+ * syntax tree (parsed at most once, when first asked for, and kept while a TreeKeeper allows),
  * the secrets found in it (computed at most once), and the redacted view of its lines that
  * every finding's snippet and context are cut from, so no analyzer can leak a secret.
  */
+import { parse } from '@ast-grep/napi'
+import type { SgNode } from '@ast-grep/napi'
+import { isCodeLanguage, napiLanguage } from './languages.ts'
 import type { FileLanguage } from './languages.ts'
 import type { SecretMatch, SecretsDetector } from '../secrets/bridge.ts'
 
+/** Where parses are counted (SastMetrics has the field: benchmarks report parses per file). */
+export interface ParseCounter {
+  treesParsed: number
+}
+
+/**
+ * Counts the parses of a scan (or of one worker process) and bounds how many syntax trees stay
+ * alive across files: a tree costs far more memory than its text, and a tree kept between the
+ * per-file and the repository stages is one the repository analyzers need not parse again.
+ * Past the bound, the least recently parsed tree is dropped (parsed again if asked for).
+ */
+export class TreeKeeper {
+  private readonly alive = new Set<SourceFile>()
+
+  constructor(
+    private readonly limit: number,
+    readonly counter: ParseCounter = { treesParsed: 0 },
+  ) {}
+
+  parsed(file: SourceFile): void {
+    this.counter.treesParsed++
+    this.alive.delete(file)
+    this.alive.add(file)
+    for (const oldest of this.alive) {
+      if (this.alive.size <= this.limit) break
+      this.alive.delete(oldest)
+      oldest.releaseTree()
+    }
+  }
+
+  released(file: SourceFile): void {
+    this.alive.delete(file)
+  }
+}
+
 export class SourceFile {
+  private tree: SgNode | undefined
   private cachedLines: string[] | undefined
   private cachedSecrets: SecretMatch[] | undefined
   private cachedDisplayLines: string[] | undefined
@@ -19,7 +59,29 @@ export class SourceFile {
     readonly language: FileLanguage,
     readonly text: string,
     private readonly detector: SecretsDetector | null,
+    private readonly keeper: TreeKeeper | null = null,
   ) {}
+
+  /** The file's syntax tree in its language's grammar, parsed on first use. */
+  get root(): SgNode {
+    if (!this.tree) {
+      if (!isCodeLanguage(this.language)) throw new Error(`${this.path}: ${this.language} has no grammar`)
+      this.tree = parse(napiLanguage(this.language), this.text).root()
+      this.keeper?.parsed(this)
+    }
+    return this.tree
+  }
+
+  get hasTree(): boolean {
+    return this.tree !== undefined
+  }
+
+  /** Drops the tree (its nodes are freed once unreferenced); `root` parses again if asked. */
+  releaseTree(): void {
+    if (!this.tree) return
+    this.tree = undefined
+    this.keeper?.released(this)
+  }
 
   /** Lines without their terminators (a trailing `\r` is dropped too). */
   get lines(): string[] {

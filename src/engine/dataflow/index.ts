@@ -5,9 +5,13 @@
  * sink reached without a sanitizer or guard for its kind. See docs/dataflow.md.
  *
  * analyzeDataFlow takes every file of the supported languages at once (calls are followed across
- * files); supportsDataFlow says which files those are.
+ * files); supportsDataFlow says which files those are. DataFlowAnalyzer is the same analysis as
+ * a scan's repository analyzer (core/analyzer.ts).
  */
 import type { DataFlowTrace, Finding } from '../core/types.ts'
+import type { RepositoryAnalyzer, RepositoryContext, RepositoryResult, RepositorySetup, StallDecision } from '../core/analyzer.ts'
+import type { FileLanguage } from '../core/languages.ts'
+import type { SourceFile } from '../core/source-file.ts'
 import { ensureLanguagesRegistered, languageFromPath } from '../core/languages.ts'
 import type { SecretsDetector } from '../secrets/bridge.ts'
 import { AbortError, Engine } from './engine.ts'
@@ -60,7 +64,7 @@ export function supportsDataFlow(path: string): boolean {
   return language !== null && specFor(language) !== null
 }
 
-export function analyzeDataFlow(files: { path: string; text: string }[], options: DataFlowOptions = {}): DataFlowResult {
+export function analyzeDataFlow(files: readonly FileInput[], options: DataFlowOptions = {}): DataFlowResult {
   const steps = analysisSteps(files, options)
   let step = steps.next()
   while (!step.done) step = steps.next()
@@ -72,7 +76,7 @@ export function analyzeDataFlow(files: { path: string; text: string }[], options
  * @ast-grep/napi are freed by finalizers that only run when the event loop turns, so a long
  * synchronous run holds every tree it touched until it returns; this variant keeps memory flat.
  */
-export async function analyzeDataFlowAsync(files: { path: string; text: string }[], options: DataFlowOptions = {}): Promise<DataFlowResult> {
+export async function analyzeDataFlowAsync(files: readonly FileInput[], options: DataFlowOptions = {}): Promise<DataFlowResult> {
   return runYielding(analysisSteps(files, options))
 }
 
@@ -92,8 +96,72 @@ export async function runYielding<T>(steps: Generator<void, T>): Promise<T> {
 
 const YIELD_EVERY_MS = 25
 
+/** Data-flow analyses started again without the file that stalled the previous one. */
+const MAX_STALL_RETRIES = 2
+
+export interface DataFlowSetup {
+  /** files left out after they stalled an earlier attempt */
+  leftOut: string[]
+}
+
+/**
+ * The built-in data-flow analysis as a repository analyzer: it reads the files of the languages
+ * it has a spec for, the repository's configuration (crypto.ts) and its dependency manifests
+ * (manifests.ts). Under a time limit, a file that stalls it is left out and the analysis starts
+ * again without it, a few times at most; after that the scan has no data-flow findings.
+ */
+export class DataFlowAnalyzer implements RepositoryAnalyzer {
+  readonly name = 'dataflow' as const
+  readonly stageLabel = 'the data-flow analysis'
+  readonly countsAsScanned = true
+  private readonly files: SourceFile[] = []
+  private readonly leftOut: string[]
+
+  constructor(
+    private readonly secrets: SecretsDetector | null,
+    setup: DataFlowSetup = { leftOut: [] },
+  ) {
+    this.leftOut = [...setup.leftOut]
+  }
+
+  accepts(file: { path: string; language: FileLanguage }): boolean {
+    if (this.leftOut.includes(file.path)) return false
+    return supportsDataFlow(file.path) || isRepositoryConfig(file.path) || isDependencyManifest(file.path)
+  }
+
+  collect(file: SourceFile): void {
+    this.files.push(file)
+  }
+
+  async analyze(context: RepositoryContext): Promise<RepositoryResult> {
+    context.log({ level: 'info', message: `data-flow analysis of ${this.files.length} files` })
+    const started = performance.now()
+    const inputs = this.files.map((file) => ({ path: file.path, text: file.text, source: file }))
+    const result = await analyzeDataFlowAsync(inputs, { ...(context.signal ? { signal: context.signal } : {}), onProgress: context.onProgress, secrets: this.secrets })
+    for (const failure of result.errors) context.log({ level: 'warning', message: `data-flow analysis left out ${failure.path}: ${failure.message}`, data: { path: failure.path } })
+    const sanitized = result.traces.filter((trace) => trace.sanitized).length
+    context.log({
+      level: 'info',
+      message: `data-flow analysis found ${result.findings.length} flows to sinks (${sanitized} more sanitized)`,
+      data: { findings: result.findings.length, sanitized, durationMs: Math.round(performance.now() - started) },
+    })
+    return { analyzer: this.name, findings: result.findings, traces: result.traces, suppressed: 0, supersedesPatterns: { cleanSinks: result.cleanSinks ?? [] } }
+  }
+
+  stalled(subject: string, message: string, collected: boolean): StallDecision {
+    if (this.leftOut.length >= MAX_STALL_RETRIES || !collected) return { abandon: true, log: { level: 'warning', message: `data-flow analysis abandoned: ${message}`, data: { path: subject } } }
+    this.leftOut.push(subject)
+    return { retryWithout: subject, log: { level: 'warning', message: `data-flow analysis left out ${subject}: ${message}; the analysis starts again without it`, data: { path: subject } } }
+  }
+
+  setup(): RepositorySetup {
+    const input: DataFlowSetup = { leftOut: this.leftOut }
+    return { analyzer: this.name, input }
+  }
+}
+
 /** The analysis as steps: one per file that can hold a source, then the report. */
-function* analysisSteps(files: { path: string; text: string }[], options: DataFlowOptions): Generator<void, DataFlowResult> {
+function* analysisSteps(files: readonly FileInput[], options: DataFlowOptions): Generator<void, DataFlowResult> {
   ensureLanguagesRegistered()
   const inputs: FileInput[] = files.filter((file) => supportsDataFlow(file.path))
   const program = new Program(inputs)

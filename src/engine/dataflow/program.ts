@@ -1,11 +1,12 @@
 /**
- * The set of files one analysis sees: each file parsed only when first needed, its top level
- * lowered once, and module specifiers (relative JS/TS imports and require, Python dotted and
+ * The set of files one analysis sees: each file parsed only when first needed (or its tree
+ * taken from the scan's SourceFile when that is still alive), its top level lowered once, and
+ * module specifiers (relative JS/TS imports and require, Python dotted and
  * relative imports, Java class imports and packages) resolved to files of the set.
  */
-import { parse } from '@ast-grep/napi'
 import type { SgNode } from '@ast-grep/napi'
-import { languageFromPath, napiLanguage } from '../core/languages.ts'
+import { languageFromPath } from '../core/languages.ts'
+import { SourceFile } from '../core/source-file.ts'
 import type { CodeLanguage, FileLanguage } from '../core/languages.ts'
 import type { ImportBinding, ImportDecl, Stmt } from './ir.ts'
 import { Lowerer } from './lower.ts'
@@ -20,10 +21,12 @@ export interface FileInput {
   /** repository-relative, forward slashes */
   path: string
   text: string
+  /** the scan's file: its tree, when still alive, is used rather than parsed again */
+  source?: SourceFile
 }
 
 export class FileUnit {
-  private rootNode: SgNode | undefined
+  private holdsTree = false
   private topLevel: readonly Stmt[] | undefined
   private importIndex: Map<string, { decl: ImportDecl; binding: ImportBinding }> | undefined
   private modules: Set<string> | undefined
@@ -39,25 +42,28 @@ export class FileUnit {
     readonly language: CodeLanguage,
     readonly spec: LanguageSpec,
     readonly text: string,
+    private readonly source: SourceFile = new SourceFile(path, language, text, null),
   ) {
     this.lowerer = new Lowerer(path, text, spec.syntax, () => this.root)
     this.catalog = catalogFor(spec)
   }
 
-  /** Called with the unit each time its tree is (re)parsed: the program bounds how many stay. */
+  /** Called with the unit each time it takes a tree (parsed, or the scan's): the program bounds how many stay. */
   onParse: ((unit: FileUnit) => void) | null = null
 
   get root(): SgNode {
-    if (!this.rootNode) {
-      this.rootNode = parse(napiLanguage(this.language), this.text).root()
+    const root = this.source.root
+    if (!this.holdsTree) {
+      this.holdsTree = true
       this.onParse?.(this)
     }
-    return this.rootNode
+    return root
   }
 
   /** Drops the syntax tree (the lowered form stays); it is parsed again if needed. */
   release(): void {
-    this.rootNode = undefined
+    this.holdsTree = false
+    this.source.releaseTree()
   }
 
   /** Top-level statements (function and method bodies stay unlowered until used). */
@@ -207,7 +213,7 @@ export class Program {
     const input = this.inputs.get(path)
     const language = input ? languageFromPath(path) : null
     const spec = language ? this.specOf(language) : null
-    const unit = input && spec && language ? new FileUnit(path, language as CodeLanguage, spec, input.text) : null
+    const unit = input && spec && language ? new FileUnit(path, language as CodeLanguage, spec, input.text, input.source?.language === language ? input.source : undefined) : null
     if (unit) unit.onParse = (parsed) => this.trackParsed(parsed)
     if (unit) unit.manifests = this.manifests
     this.units.set(path, unit)

@@ -66,10 +66,12 @@ export interface SastMetrics {
   ruleRunsSkipped: number
   /** Rules that threw while matching (logged by the pipeline through onRuleError). */
   ruleErrors: number
+  /** Syntax trees parsed by the whole scan, every analyzer included (core/source-file.ts). */
+  treesParsed: number
 }
 
 export function emptySastMetrics(): SastMetrics {
-  return { filesParsed: 0, filesNotParsed: 0, ruleRuns: 0, ruleRunsSkipped: 0, ruleErrors: 0 }
+  return { filesParsed: 0, filesNotParsed: 0, ruleRuns: 0, ruleRunsSkipped: 0, ruleErrors: 0, treesParsed: 0 }
 }
 
 export interface SastOptions {
@@ -269,7 +271,7 @@ export class SastAnalyzer implements Analyzer {
       return []
     }
     this.metrics.filesParsed++
-    const root = parse(napiLanguage(file.language), file.text).root()
+    const root = file.root
     const hasKind = kindProbe(root)
     const matches: RawMatch[] = []
     const seenSpans = new Set<string>()

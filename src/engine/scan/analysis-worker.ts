@@ -95,7 +95,7 @@ function configure(message: WorkerSetupMessage): void {
   const { analyzers } = createAnalyzers(message.setup.analyzers, message.setup.rules, detector, metrics, (ruleId, path, message) =>
     ruleErrors.push({ level: 'error', message: `rule ${ruleId} failed on ${path}: ${message}`, data: { ruleId, path } }),
   )
-  analyses.set(message.configuration, new FileAnalysis(analyzers, detector))
+  analyses.set(message.configuration, new FileAnalysis(analyzers, detector, metrics))
   if (analyses.size > CONFIGURATIONS_PER_WORKER) analyses.delete(analyses.keys().next().value as number)
   send({ configured: message.configuration })
 }

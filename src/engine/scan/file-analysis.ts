@@ -4,7 +4,7 @@
  * worker thread (analysis-worker.ts); both build it from the same rules and analyzer names.
  */
 import type { AnalyzerName, Finding, RuleDocument } from '../core/types.ts'
-import type { Analyzer } from '../core/analyzer.ts'
+import type { FileAnalyzer, LogEvent } from '../core/analyzer.ts'
 import { commentSyntax } from '../core/languages.ts'
 import type { FileLanguage } from '../core/languages.ts'
 import { SastAnalyzer, emptySastMetrics } from '../sast/analyzer.ts'
@@ -12,15 +12,11 @@ import type { SastMetrics } from '../sast/analyzer.ts'
 import { SecretsAnalyzer } from '../secrets/analyzer.ts'
 import { isTaintRule } from '../semgrep/taint.ts'
 import type { SecretsDetector } from '../secrets/bridge.ts'
-import { SourceFile } from '../core/source-file.ts'
+import { SourceFile, TreeKeeper } from '../core/source-file.ts'
+import type { ParseCounter } from '../core/source-file.ts'
 import { SuppressionIndex, mayContainSuppressions } from './suppression.ts'
 
-export type LogLevel = 'debug' | 'info' | 'warning' | 'error'
-export interface LogEvent {
-  level: LogLevel
-  message: string
-  data?: Record<string, unknown>
-}
+export type { LogEvent, LogLevel } from '../core/analyzer.ts'
 
 export interface FileAnalysisResult {
   findings: Finding[]
@@ -30,7 +26,7 @@ export interface FileAnalysisResult {
 }
 
 export interface AnalyzerSet {
-  analyzers: Analyzer[]
+  analyzers: FileAnalyzer[]
   /** Rules and secret detectors applied. */
   rulesRun: number
   /** Requested analyzers this engine does not implement. */
@@ -58,7 +54,7 @@ export function createAnalyzers(
       set.analyzers.push(secrets)
       set.rulesRun += secrets.ruleCount
     } else if (name !== 'dataflow') {
-      // dataflow works on the whole repository at the end of the scan (scan.ts), not file by file
+      // dataflow is a repository analyzer (scan/repository-stage.ts), not a per-file one
       set.unavailable.push(name)
     }
   }
@@ -66,10 +62,16 @@ export function createAnalyzers(
 }
 
 export class FileAnalysis {
+  /** Files analyzed one at a time here: one tree alive at once, counted. */
+  private readonly keeper: TreeKeeper
+
   constructor(
-    private readonly analyzers: Analyzer[],
+    private readonly analyzers: FileAnalyzer[],
     private readonly detector: SecretsDetector | null,
-  ) {}
+    parses?: ParseCounter,
+  ) {
+    this.keeper = new TreeKeeper(1, parses)
+  }
 
   /** Whether any analyzer reads files of this language. */
   accepts(language: FileLanguage): boolean {
@@ -77,7 +79,12 @@ export class FileAnalysis {
   }
 
   analyze(path: string, language: FileLanguage, text: string): FileAnalysisResult {
-    const file = new SourceFile(path, language, text, this.detector)
+    return this.analyzeFile(new SourceFile(path, language, text, this.detector, this.keeper))
+  }
+
+  /** The per-file analyzers on a file whose tree (and secrets) the caller may share with the repository analyzers. */
+  analyzeFile(file: SourceFile): FileAnalysisResult {
+    const { path, language, text } = file
     const result: FileAnalysisResult = { findings: [], suppressed: 0, lines: file.lineCount, logs: [] }
     const found: Finding[] = []
     for (const analyzer of this.analyzers) {

@@ -1,11 +1,19 @@
 /**
- * The scan pipeline: selects files (directory walk or in-memory sources), analyzes each one
- * (in this thread, or in worker processes), counts what it skipped and why, and returns the
- * findings sorted by location. Reports progress and logs every stage and every skipped file.
+ * The scan pipeline, in stages over lists of analyzers (core/analyzer.ts):
+ * select (directory walk or in-memory sources: read, classify, skip) -> per-file analyzers on
+ * each selected file -> repository analyzers over the files they collected -> merge (a finding
+ * of an analyzer that supersedes patterns replaces the pattern finding on its sink), sort and
+ * report. Counts what it skipped and why; reports progress and logs every stage and skipped file.
+ *
+ * In this thread, each file is a SourceFile shared by both stages: its tree, parsed once, serves
+ * the per-file analyzers and then the repository analyzers (TREES_KEPT bounds how many stay).
+ * With worker processes, the repository stage is one task on a worker of the pool, started as
+ * soon as every file was read, while the per-file jobs run on the others.
  *
  * Time limits: with `fileTimeoutMs`, every analysis runs in worker processes; a file whose
  * analysis runs past the limit is skipped (reason `timeout`) and its worker replaced, and the
- * repository-wide data-flow analysis gets the same limit between two files. An abort (stop,
+ * repository stage gets the same limit between two files: the analyzer that stalled decides
+ * (it starts again without the file, or is abandoned), the others run again. An abort (stop,
  * shutdown, the caller's deadline) kills the workers at once, whatever they are doing; in the
  * calling thread, analysis can only stop between files.
  */
@@ -14,23 +22,24 @@ import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import { ANALYZERS } from '../core/types.ts'
 import type { AnalyzerName, DataFlowTrace, Finding, RuleDocument, ScanStats } from '../core/types.ts'
-import { analyzeDataFlowAsync, mergeWithPatternFindings, supportsDataFlow, withoutCleanSinkFindings, type DataFlowResult } from '../dataflow/index.ts'
-import { isRepositoryConfig } from '../dataflow/crypto.ts'
-import { isDependencyManifest } from '../dataflow/manifests.ts'
-import type { DataFlowTaskInput } from '../dataflow/task.ts'
+import type { RepositoryAnalyzer, RepositoryResult } from '../core/analyzer.ts'
+import { SourceFile, TreeKeeper } from '../core/source-file.ts'
+import { DataFlowAnalyzer, mergeWithPatternFindings, withoutCleanSinkFindings } from '../dataflow/index.ts'
 import { DEFAULT_IGNORED_DIRS, DEFAULT_MAX_FILE_BYTES, classifyContent, classifyPath, isInIgnoredDir } from './file-selection.ts'
 import type { SkipReason } from './file-selection.ts'
 import { FileAnalysis, createAnalyzers } from './file-analysis.ts'
 import type { FileAnalysisResult, LogEvent, LogLevel } from './file-analysis.ts'
-import type { CodeLanguage, FileLanguage } from '../core/languages.ts'
+import type { FileLanguage } from '../core/languages.ts'
 import { formatRuleProblem, loadBuiltinRulesLeniently } from '../rules/loader.ts'
 import { emptySastMetrics } from '../sast/analyzer.ts'
 import type { SastMetrics } from '../sast/analyzer.ts'
 import { loadSecretsDetector, type SecretsDetector } from '../secrets/bridge.ts'
 import { walkDirectory } from './walk.ts'
-import { analyzeTaintRules, checkTaintRule, isTaintRule, taintFileLanguages } from '../semgrep/taint.ts'
-import type { TaintRulesResult } from '../semgrep/taint.ts'
-import type { TaintTaskInput } from '../semgrep/taint-task.ts'
+import { TaintAnalyzer, checkTaintRule, isTaintRule } from '../semgrep/taint.ts'
+import { SummaryAnalyzer } from '../summary/index.ts'
+import type { RepositorySummaryData } from '../summary/index.ts'
+import { TREES_KEPT, inRunOrder, runRepositoryAnalyzers } from './repository-stage.ts'
+import type { RepositoryTaskInput, RepositoryTaskOutput } from './repository-stage.ts'
 import { AnalysisCrashError, AnalysisTimeoutError, sharedAnalysisPool, type PoolLease } from './worker-pool.ts'
 
 export type { LogEvent, LogLevel } from './file-analysis.ts'
@@ -73,8 +82,14 @@ export interface ScanOptions {
   signal?: AbortSignal
   onProgress?(progress: ScanProgress): void
   onLog?(event: LogEvent): void
-  /** Filled with matching counters when given (benchmarks). */
+  /** Filled with matching counters when given (benchmarks): `treesParsed` counts every parse of the scan. */
   sastMetrics?: SastMetrics
+  /**
+   * Also build the repository summary (summary/index.ts) from every source given, selected or
+   * not, and the traces of the data-flow analyses: ScanReport.summary. A summary that stalls
+   * past `fileTimeoutMs` is left out (logged), the scan completes.
+   */
+  summary?: boolean
 }
 
 export interface ScanReport {
@@ -85,6 +100,8 @@ export interface ScanReport {
   /** Rules (and secret detectors) the scan applied. */
   rulesRun: number
   durationMs: number
+  /** with `summary: true`, unless it was abandoned */
+  summary?: RepositorySummaryData
 }
 
 export interface SourceInput {
@@ -95,18 +112,26 @@ export interface SourceInput {
 const DEFAULT_ANALYZERS: AnalyzerName[] = ['sast', 'secrets']
 const MIN_FILES_FOR_WORKERS = 100
 const MAX_AUTO_WORKERS = 4
-/** Data-flow analyses started again without the file that stalled the previous one. */
-const MAX_DATAFLOW_RETRIES = 2
 
 /** What is known about a file before its bytes are read. */
 interface PendingFile {
   path: string
+  /** in a folder the scan does not enter (its bytes are read only for the analyzers that observe every source) */
+  ignored: boolean
   /** The bytes, or the file's size when it exceeds the limit (then it is not read). */
   read(): Promise<Buffer | number>
 }
 
+/** A file the select stage kept: its text is known. */
+interface SelectedFile {
+  path: string
+  language: FileLanguage
+  text: string
+}
+
 interface Executor {
-  analyze(path: string, language: FileLanguage, text: string): Promise<FileAnalysisResult>
+  /** Runs the per-file analyzers (when any reads the file) and, in this thread, hands the file to the repository analyzers. */
+  analyze(file: SelectedFile, perFile: boolean): Promise<FileAnalysisResult | null>
   /** How many files may be in flight at once. */
   readonly parallelism: number
 }
@@ -119,22 +144,16 @@ interface Preparation {
   rulesRun: number
   metrics: SastMetrics
   detector: SecretsDetector | null
-  /** the data-flow analyzer runs over the whole repository once every file was read */
-  dataflow: boolean
-  /** user taint rules (Semgrep `mode: taint`): they run with `sast`, over the whole repository at the end */
-  taintRules: RuleDocument[]
-  /** file languages the taint rules follow data in */
-  taintLanguages: ReadonlySet<CodeLanguage>
+  /** in run order: data flow, user taint rules (they run with `sast`), the summary */
+  repository: RepositoryAnalyzer[]
 }
 
 class ScanSession {
   readonly stats: ScanStats = { filesTotal: 0, filesScanned: 0, linesScanned: 0, skipped: {}, suppressed: 0, languages: {} }
   private readonly findings: Finding[] = []
-  /** texts kept for the data-flow analyzer (files of a language it has a spec for) */
-  private readonly dataflowFiles: { path: string; text: string }[] = []
-  /** texts kept for the user taint rules (files of their languages) */
-  private readonly taintFiles: { path: string; text: string }[] = []
-  private taint: TaintRulesResult | null = null
+  private repositoryResults: RepositoryResult[] = []
+  /** worker mode: the repository stage, started once every file was read */
+  private repositoryTask: Promise<RepositoryResult[]> | null = null
   private handled = 0
   private readonly started = performance.now()
   private executor: Executor | null = null
@@ -143,7 +162,6 @@ class ScanSession {
   private workers = 0
   private workersDecided = false
   private prepared: Preparation | null = null
-  private dataflow: DataFlowResult | null = null
   private readonly abort = () => this.pool?.abort(this.options.signal?.reason)
 
   constructor(private readonly options: ScanOptions) {
@@ -187,8 +205,9 @@ class ScanSession {
       const metrics = this.preparation.metrics
       this.executor = {
         parallelism: this.workers * 3,
-        analyze: async (path, language, text) => {
-          const { result, metrics: delta } = await pool.analyze(path, language, text)
+        analyze: async (file, perFile) => {
+          if (!perFile) return null
+          const { result, metrics: delta } = await pool.analyze(file.path, file.language, file.text)
           for (const key of Object.keys(delta) as Array<keyof SastMetrics>) metrics[key] += delta[key]
           return result
         },
@@ -196,8 +215,29 @@ class ScanSession {
       this.log('info', `analyzing with ${this.workers} worker processes`, { workers: this.workers })
       return
     }
-    const analysis = this.preparation.analysis
-    this.executor = { parallelism: 1, analyze: async (path, language, text) => analysis.analyze(path, language, text) }
+    const { analysis, detector, metrics, repository } = this.preparation
+    const keeper = new TreeKeeper(TREES_KEPT, metrics)
+    this.executor = {
+      parallelism: 1,
+      analyze: async (file, perFile) => {
+        const source = new SourceFile(file.path, file.language, file.text, detector, keeper)
+        const result = perFile ? analysis.analyzeFile(source) : null
+        const collectors = repository.filter((analyzer) => analyzer.accepts(file))
+        for (const analyzer of collectors) this.collect(analyzer, source)
+        // a tree no repository analyzer will read is not worth a place among the kept ones
+        if (collectors.length === 0) source.releaseTree()
+        return result
+      },
+    }
+  }
+
+  /** Hands a file to a repository analyzer in this thread (the summary reads its facts then). */
+  private collect(analyzer: RepositoryAnalyzer, file: SourceFile): void {
+    try {
+      analyzer.collect(file)
+    } catch (error) {
+      this.log('error', `${analyzer.name} failed on ${file.path}: ${error instanceof Error ? error.message : String(error)}`, { path: file.path, analyzer: analyzer.name })
+    }
   }
 
   get parallelism(): number {
@@ -223,42 +263,49 @@ class ScanSession {
     this.options.onProgress?.({ filesScanned: this.handled, filesTotal: this.stats.filesTotal, findings: this.findings.length })
   }
 
-  async process(file: PendingFile): Promise<void> {
+  /** The select stage for one file: read and classified, kept, or counted as skipped. */
+  async select(file: PendingFile): Promise<SelectedFile | null> {
     this.options.signal?.throwIfAborted()
+    let content: Buffer | number | null = null
+    const read = async () => (content ??= await file.read())
+    const observers = this.preparation.repository.filter((analyzer) => analyzer.observe)
+    if (observers.length > 0) {
+      // an unreadable file is reported below, when the scan reads it
+      const observed = await read().catch(() => null)
+      if (observed !== null) for (const analyzer of observers) analyzer.observe?.(file.path, observed)
+    }
+    if (file.ignored) return this.skipped(file.path, 'vendored')
     const pathDecision = classifyPath(file.path)
-    if ('skip' in pathDecision) return this.skip(file.path, pathDecision.skip)
-    let content: Buffer | number
+    if ('skip' in pathDecision) return this.skipped(file.path, pathDecision.skip)
     try {
-      content = await file.read()
+      content = await read()
     } catch (error) {
-      return this.skip(file.path, 'unreadable', error instanceof Error ? error.message : String(error))
+      return this.skipped(file.path, 'unreadable', error instanceof Error ? error.message : String(error))
     }
     const maxBytes = this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
     const size = typeof content === 'number' ? content : content.length
-    if (typeof content === 'number' || size > maxBytes) return this.skip(file.path, 'too-large', `${size} bytes`)
+    if (typeof content === 'number' || size > maxBytes) return this.skipped(file.path, 'too-large', `${size} bytes`)
     const decision = classifyContent(content, pathDecision)
-    if ('skip' in decision) return this.skip(file.path, decision.skip)
-    const forTaint = (this.preparation.taintLanguages as ReadonlySet<string>).has(decision.language)
-    if (forTaint) this.taintFiles.push({ path: file.path, text: decision.text })
-    const forDataflow = this.preparation.dataflow && supportsDataFlow(file.path)
-    if (forDataflow) this.dataflowFiles.push({ path: file.path, text: decision.text })
-    // The repository's own configuration, read by the data-flow analysis (crypto.ts).
-    else if (this.preparation.dataflow && isRepositoryConfig(file.path)) this.dataflowFiles.push({ path: file.path, text: decision.text })
-    // Its dependency manifests: a sink can depend on a library's version (manifests.ts).
-    else if (this.preparation.dataflow && isDependencyManifest(file.path)) this.dataflowFiles.push({ path: file.path, text: decision.text })
-    if (!this.preparation.analysis.accepts(decision.language)) {
-      if (forDataflow || forTaint) {
-        this.stats.filesScanned++
-        this.advance()
-        return
-      }
-      return this.skip(file.path, 'unsupported', `no analyzer reads ${decision.language}`)
-    }
+    if ('skip' in decision) return this.skipped(file.path, decision.skip)
+    const selected = { path: file.path, language: decision.language, text: decision.text }
+    const readByRepository = this.preparation.repository.some((analyzer) => analyzer.countsAsScanned && analyzer.accepts(selected))
+    if (!this.preparation.analysis.accepts(decision.language) && !readByRepository) return this.skipped(file.path, 'unsupported', `no analyzer reads ${decision.language}`)
+    return selected
+  }
+
+  private skipped(path: string, reason: SkipReason, detail?: string): null {
+    this.skip(path, reason, detail)
+    return null
+  }
+
+  /** The per-file stage for one selected file (in this thread, it also goes to the repository analyzers). */
+  async analyze(file: SelectedFile): Promise<void> {
+    this.options.signal?.throwIfAborted()
     const executor = this.executor
     if (!executor) throw new Error('scan executor not started')
-    let result: FileAnalysisResult
+    let result: FileAnalysisResult | null
     try {
-      result = await executor.analyze(file.path, decision.language, decision.text)
+      result = await executor.analyze(file, this.preparation.analysis.accepts(file.language))
     } catch (error) {
       this.options.signal?.throwIfAborted()
       // The file's worker was killed (or died) and replaced: the scan goes on without the file.
@@ -267,7 +314,9 @@ class ScanSession {
       throw error
     }
     this.options.signal?.throwIfAborted()
-    this.record(file.path, decision.language, result)
+    // a file only repository analyzers read counts as scanned, without lines
+    if (result) this.record(file.path, file.language, result)
+    else this.stats.filesScanned++
     this.advance()
   }
 
@@ -281,25 +330,97 @@ class ScanSession {
     this.findings.push(...result.findings)
   }
 
+  /** Per-file and repository stages over the selected files (in their order). */
+  async analyzeAll(selected: readonly SelectedFile[]): Promise<void> {
+    // With workers, the repository stage starts now, on one worker, beside the per-file jobs.
+    if (this.pool && this.preparation.repository.length > 0) {
+      this.repositoryTask = this.analyzeRepositoryInWorker(this.pool, selected)
+      this.repositoryTask.catch(() => undefined) // awaited below, unless the per-file stage fails first
+    }
+    let next = 0
+    await runBounded(
+      async () => {
+        this.options.signal?.throwIfAborted()
+        return next < selected.length ? selected[next++] : undefined
+      },
+      () => this.parallelism,
+      (file) => this.analyze(file),
+    )
+    await this.analyzeRepository()
+  }
+
+  /** The repository stage: in this thread over what the analyzers collected, or the worker task's results. */
+  private async analyzeRepository(): Promise<void> {
+    const analyzers = this.preparation.repository
+    if (analyzers.length === 0) return
+    const signal = this.options.signal
+    this.repositoryResults = this.repositoryTask
+      ? await this.repositoryTask
+      : await runRepositoryAnalyzers(analyzers, { ...(signal ? { signal } : {}), onProgress: () => undefined, log: (event) => this.options.onLog?.(event) })
+    signal?.throwIfAborted()
+    for (const result of this.repositoryResults) this.stats.suppressed += result.suppressed
+  }
+
+  /**
+   * The repository stage as a task on one worker, within the file time limit between two files.
+   * When it stalls, the analyzer that was running decides: it starts again without the file, or
+   * it is abandoned (logged); the task then runs again with the analyzers left.
+   */
+  private async analyzeRepositoryInWorker(pool: PoolLease, selected: readonly SelectedFile[]): Promise<RepositoryResult[]> {
+    let analyzers = inRunOrder(this.preparation.repository)
+    for (;;) {
+      const first = analyzers[0]
+      if (!first) return []
+      const byLabel = new Map(analyzers.map((analyzer) => [analyzer.stageLabel, analyzer]))
+      let running: RepositoryAnalyzer = first
+      const files = selected.filter((file) => analyzers.some((analyzer) => analyzer.accepts(file)))
+      const input: RepositoryTaskInput = { setups: analyzers.map((analyzer) => analyzer.setup()), files }
+      try {
+        const output = await pool.runTask<RepositoryTaskOutput>(REPOSITORY_TASK, 'analyzeRepositoryTask', input, {
+          label: first.stageLabel,
+          onProgress: (label) => {
+            running = byLabel.get(label) ?? running
+          },
+          ...(this.options.fileTimeoutMs === undefined ? {} : { stallTimeoutMs: this.options.fileTimeoutMs }),
+        })
+        this.options.signal?.throwIfAborted()
+        for (const event of output.logs) this.options.onLog?.(event)
+        this.preparation.metrics.treesParsed += output.treesParsed
+        return output.results
+      } catch (error) {
+        this.options.signal?.throwIfAborted()
+        if (!(error instanceof AnalysisTimeoutError || error instanceof AnalysisCrashError)) throw error
+        const stalled = running
+        const collected = files.some((file) => file.path === error.subject && stalled.accepts(file))
+        const decision = stalled.stalled(error.subject, error.message, collected)
+        this.options.onLog?.(decision.log)
+        if ('abandon' in decision) analyzers = analyzers.filter((analyzer) => analyzer !== stalled)
+      }
+    }
+  }
+
   report(): ScanReport {
-    const dataflow = this.dataflow
-    // a sink found by a pattern rule and by the data-flow analyzer is reported once, as the data-flow finding
-    // Taint-rule findings followed data themselves: a sink the built-in analysis saw clean (its
-    // sources are not the rule's) does not drop them, as it drops pattern findings.
-    const taint = this.taint?.findings ?? []
-    const merged = dataflow
-      ? mergeWithPatternFindings([...withoutCleanSinkFindings(this.findings, dataflow.cleanSinks ?? []), ...taint], dataflow.findings)
-      : [...this.findings, ...taint]
+    const results = this.repositoryResults
+    // A sink found by a pattern rule and by an analyzer that follows data (data flow) is reported
+    // once, as the latter's finding; pattern findings on sinks it saw clean are dropped. Taint-rule
+    // findings followed data themselves: they stay whatever the built-in analysis saw.
+    let merged = this.findings
+    for (const result of results) if (result.supersedesPatterns) merged = withoutCleanSinkFindings(merged, result.supersedesPatterns.cleanSinks)
+    merged = [...merged, ...results.filter((result) => !result.supersedesPatterns).flatMap((result) => result.findings)]
+    for (const result of results) if (result.supersedesPatterns) merged = mergeWithPatternFindings(merged, result.findings)
     const findings = [...merged].sort(
       (a, b) =>
         compareText(a.filePath, b.filePath) || a.lineNumber - b.lineNumber || a.columnStart - b.columnStart || compareText(a.ruleId, b.ruleId),
     )
-    const report = {
+    const summary = results.find((result) => result.summary)?.summary
+    const dataFlows: DataFlowTrace[] = results.flatMap((result) => result.traces)
+    const report: ScanReport = {
       findings,
       stats: this.stats,
       rulesRun: this.preparation.rulesRun,
       durationMs: Math.round(performance.now() - this.started),
-      dataFlows: [...(dataflow?.traces ?? []), ...(this.taint?.traces ?? [])],
+      dataFlows,
+      ...(summary ? { summary } : {}),
     }
     this.log('info', `scan complete: ${report.stats.filesScanned} files, ${report.findings.length} findings`, {
       filesScanned: report.stats.filesScanned,
@@ -310,99 +431,10 @@ class ScanSession {
     })
     return report
   }
-
-  /** The repository-wide analyses, once every file was analyzed (the workers are still up). */
-  async analyzeRepository(): Promise<void> {
-    await this.analyzeTaintRules()
-    if (!this.preparation.dataflow) return
-    this.log('info', `data-flow analysis of ${this.dataflowFiles.length} files`)
-    const started = performance.now()
-    const result = this.pool
-      ? await this.analyzeDataFlowInWorker(this.pool)
-      : await analyzeDataFlowAsync(this.dataflowFiles, { ...(this.options.signal ? { signal: this.options.signal } : {}), secrets: this.preparation.detector })
-    this.options.signal?.throwIfAborted()
-    if (!result) return
-    for (const failure of result.errors) this.log('warning', `data-flow analysis left out ${failure.path}: ${failure.message}`, { path: failure.path })
-    const sanitized = result.traces.filter((trace) => trace.sanitized).length
-    this.log('info', `data-flow analysis found ${result.findings.length} flows to sinks (${sanitized} more sanitized)`, {
-      findings: result.findings.length,
-      sanitized,
-      durationMs: Math.round(performance.now() - started),
-    })
-    this.dataflow = result
-  }
-
-  /** The user taint rules, each one data-flow analysis over the files of its languages. */
-  private async analyzeTaintRules(): Promise<void> {
-    const rules = this.preparation.taintRules
-    if (rules.length === 0) return
-    this.log('info', `taint rules: ${rules.length} over ${this.taintFiles.length} files`)
-    const result = this.pool
-      ? await this.analyzeTaintRulesInWorker(this.pool, rules)
-      : await analyzeTaintRules(this.taintFiles, rules, { ...(this.options.signal ? { signal: this.options.signal } : {}), secrets: this.preparation.detector })
-    this.options.signal?.throwIfAborted()
-    if (!result) return
-    for (const failure of result.errors) {
-      const where = failure.path === '' ? '' : ` on ${failure.path}`
-      this.log('error', `rule ${failure.ruleId} failed${where}: ${failure.message}`, { ruleId: failure.ruleId, ...(failure.path === '' ? {} : { path: failure.path }) })
-    }
-    this.stats.suppressed += result.suppressed
-    this.taint = result
-  }
-
-  /**
-   * The taint rules on a worker, within the file time limit between two files: a file that stalls
-   * them costs the scan its taint findings (logged), not its other findings.
-   */
-  private async analyzeTaintRulesInWorker(pool: PoolLease, rules: RuleDocument[]): Promise<TaintRulesResult | null> {
-    try {
-      const input: TaintTaskInput = { files: this.taintFiles, rules }
-      return await pool.runTask<TaintRulesResult>(TAINT_TASK, 'analyzeTaintRulesTask', input, {
-        label: 'the taint rules',
-        ...(this.options.fileTimeoutMs === undefined ? {} : { stallTimeoutMs: this.options.fileTimeoutMs }),
-      })
-    } catch (error) {
-      this.options.signal?.throwIfAborted()
-      if (!(error instanceof AnalysisTimeoutError || error instanceof AnalysisCrashError)) throw error
-      this.log('warning', `taint rules abandoned: ${error.message}`, { path: error.subject })
-      return null
-    }
-  }
-
-  /**
-   * The data-flow analysis on a worker, within the file time limit between two files: a file
-   * that stalls it is left out and the analysis starts again without it, a few times at most;
-   * after that (or when the analysis stalls elsewhere) the scan has no data-flow findings.
-   */
-  private async analyzeDataFlowInWorker(pool: PoolLease): Promise<DataFlowResult | null> {
-    const left: string[] = []
-    for (let attempt = 0; ; attempt++) {
-      const files = left.length === 0 ? this.dataflowFiles : this.dataflowFiles.filter((file) => !left.includes(file.path))
-      try {
-        const input: DataFlowTaskInput = { files }
-        return await pool.runTask<DataFlowResult>(DATAFLOW_TASK, 'analyzeDataFlowTask', input, {
-          label: 'the data-flow analysis',
-          ...(this.options.fileTimeoutMs === undefined ? {} : { stallTimeoutMs: this.options.fileTimeoutMs }),
-        })
-      } catch (error) {
-        this.options.signal?.throwIfAborted()
-        if (!(error instanceof AnalysisTimeoutError || error instanceof AnalysisCrashError)) throw error
-        const path = error.subject
-        if (attempt >= MAX_DATAFLOW_RETRIES || !files.some((file) => file.path === path)) {
-          this.log('warning', `data-flow analysis abandoned: ${error.message}`, { path })
-          return null
-        }
-        left.push(path)
-        this.log('warning', `data-flow analysis left out ${path}: ${error.message}; the analysis starts again without it`, { path })
-      }
-    }
-  }
 }
 
-/** The data-flow analysis as a worker task. */
-const DATAFLOW_TASK = new URL('../dataflow/task.ts', import.meta.url).href
-/** The user taint rules as a worker task. */
-const TAINT_TASK = new URL('../semgrep/taint-task.ts', import.meta.url).href
+/** The repository stage as a worker task. */
+const REPOSITORY_TASK = new URL('./repository-stage.ts', import.meta.url).href
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
@@ -452,16 +484,18 @@ async function prepare(options: ScanOptions): Promise<Preparation> {
   for (const rule of taintRules) {
     for (const problem of rule.semgrep ? checkTaintRule(rule.semgrep, rule.language) : []) log('error', `rule ${rule.id} does not run: ${problem.message}`, { ruleId: rule.id })
   }
+  const repository: RepositoryAnalyzer[] = []
+  if (dataflow) repository.push(new DataFlowAnalyzer(detector))
+  if (taintRules.length > 0) repository.push(new TaintAnalyzer(taintRules, detector))
+  if (options.summary) repository.push(new SummaryAnalyzer({ maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES }))
   return {
     names: dataflow ? [...running, 'dataflow'] : running,
     rules,
-    analysis: new FileAnalysis(set.analyzers, detector),
+    analysis: new FileAnalysis(set.analyzers, detector, metrics),
     rulesRun: set.rulesRun,
     metrics,
     detector,
-    dataflow,
-    taintRules,
-    taintLanguages: taintFileLanguages(taintRules),
+    repository: inRunOrder(repository),
   }
 }
 
@@ -495,27 +529,23 @@ export async function scanSources(sources: AsyncIterable<SourceInput> | Iterable
     await session.prepare()
     await session.startExecutor()
     session.log('info', 'analyzing sources')
-    const iterator = Symbol.asyncIterator in sources ? sources[Symbol.asyncIterator]() : sources[Symbol.iterator]()
-    await runBounded(
-      async () => {
-        options.signal?.throwIfAborted()
-        const step = await iterator.next()
-        return step.done ? undefined : step.value
-      },
-      () => session.parallelism,
-      async (source) => {
-        const path = normalizeRelativePath(source.path)
-        session.stats.filesTotal++
-        if (isInIgnoredDir(path, ignored)) return session.skip(path, 'vendored')
-        await session.process({ path, read: async () => source.content })
-      },
-    )
-    await session.analyzeRepository()
+    const selected: SelectedFile[] = []
+    for await (const source of sources) {
+      options.signal?.throwIfAborted()
+      const path = normalizeRelativePath(source.path)
+      session.stats.filesTotal++
+      const file = await session.select({ path, ignored: isInIgnoredDir(path, ignored), read: async () => source.content })
+      if (file) selected.push(file)
+    }
+    await session.analyzeAll(selected)
   } finally {
     await session.close()
   }
   return session.report()
 }
+
+/** Files read at once by the select stage of scanDirectory. */
+const PARALLEL_READS = 8
 
 /** Walks `dir` (symlinks not followed, ignored folders not entered) and scans what it finds. */
 export async function scanDirectory(dir: string, options: ScanOptions = {}): Promise<ScanReport> {
@@ -541,38 +571,21 @@ export async function scanDirectory(dir: string, options: ScanOptions = {}): Pro
     await session.startExecutor()
     session.log('info', `analyzing ${files.length} files`, { files: files.length })
     const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
-    // Reads run ahead of analysis so disk latency overlaps with parsing.
-    const readAhead = 8
-    const reads = new Map<number, Promise<Buffer | number>>()
-    const startRead = (index: number) => {
-      const file = files[index]
-      if (!file || reads.has(index) || 'skip' in classifyPath(file.path)) return
-      const pending = readWithin(file.absolutePath, maxBytes)
-      pending.catch(() => undefined) // the error is reported where the read is awaited
-      reads.set(index, pending)
-    }
-    let index = 0
+    // Every file is read before analysis starts (reading is cheap), in the walk's order.
+    const selected = new Array<SelectedFile | null>(files.length).fill(null)
+    let next = 0
     await runBounded(
       async () => {
         options.signal?.throwIfAborted()
-        if (index >= files.length) return undefined
-        const current = index++
-        for (let ahead = current; ahead < Math.min(files.length, current + readAhead + session.parallelism); ahead++) startRead(ahead)
-        return current
+        return next < files.length ? next++ : undefined
       },
-      () => session.parallelism,
-      async (current) => {
-        const file = files[current]
-        if (!file) return
-        const read = () => {
-          const pending = reads.get(current) ?? readWithin(file.absolutePath, maxBytes)
-          reads.delete(current)
-          return pending
-        }
-        await session.process({ path: file.path, read })
+      () => PARALLEL_READS,
+      async (index) => {
+        const file = files[index]
+        if (file) selected[index] = await session.select({ path: file.path, ignored: false, read: () => readWithin(file.absolutePath, maxBytes) })
       },
     )
-    await session.analyzeRepository()
+    await session.analyzeAll(selected.filter((file): file is SelectedFile => file !== null))
   } finally {
     await session.close()
   }

@@ -9,16 +9,19 @@
  * message with the sink's metavariables, metadata), under the `sast` analyzer, with the
  * source-to-sink path as `dataFlow`. See docs/dataflow.md, "User taint rules".
  */
-import { parse } from '@ast-grep/napi'
 import type { SgNode } from '@ast-grep/napi'
 import { modelName } from '../core/analyzer.ts'
+import type { RepositoryAnalyzer, RepositoryContext, RepositoryResult, RepositorySetup, StallDecision } from '../core/analyzer.ts'
+import { SourceFile } from '../core/source-file.ts'
+import type { FileLanguage } from '../core/languages.ts'
+import type { FileInput } from '../dataflow/program.ts'
 import { FileTexts, TaintOverlay, bareProgram, overlaySteps, pathSteps, runYielding, stepAt, where } from '../dataflow/index.ts'
 import type { FileOverlay } from '../dataflow/index.ts'
 import type { TraceRecord } from '../dataflow/engine.ts'
 import type { OverlayPropagator, OverlaySanitizer, OverlaySink, OverlaySource } from '../dataflow/overlay.ts'
 import { bareSpecFor } from '../dataflow/languages/bare.ts'
 import { buildFinding, capLine, fingerprintOf, normalizeMatchedText, occurrenceIndexes, quoteCode } from '../core/findings.ts'
-import { commentSyntax, ensureLanguagesRegistered, fileLanguagesForRule, isCodeLanguage, languageFromPath, napiLanguage, ruleLanguagesFor } from '../core/languages.ts'
+import { commentSyntax, ensureLanguagesRegistered, fileLanguagesForRule, isCodeLanguage, languageFromPath, ruleLanguagesFor } from '../core/languages.ts'
 import type { CodeLanguage } from '../core/languages.ts'
 import { SAST_VERSION, substituteBindings } from '../sast/analyzer.ts'
 import type { SecretsDetector } from '../secrets/bridge.ts'
@@ -44,6 +47,58 @@ export interface TaintRulesOptions {
   secrets?: SecretsDetector | null
   /** called with each file's path before it is matched or analyzed (a worker's time limit counts from there) */
   onProgress?(label: string): void
+}
+
+export interface TaintSetup {
+  rules: RuleDocument[]
+}
+
+/**
+ * The user taint rules as a repository analyzer: each rule one data-flow analysis over the files
+ * of its languages. Under a time limit, a file that stalls them costs the scan its taint
+ * findings (logged), not its other findings.
+ */
+export class TaintAnalyzer implements RepositoryAnalyzer {
+  readonly name = 'taint' as const
+  readonly stageLabel = 'the taint rules'
+  readonly countsAsScanned = true
+  private readonly files: SourceFile[] = []
+  private readonly languages: ReadonlySet<string>
+
+  constructor(
+    private readonly rules: RuleDocument[],
+    private readonly secrets: SecretsDetector | null,
+  ) {
+    this.languages = taintFileLanguages(rules)
+  }
+
+  accepts(file: { path: string; language: FileLanguage }): boolean {
+    return this.languages.has(file.language)
+  }
+
+  collect(file: SourceFile): void {
+    this.files.push(file)
+  }
+
+  async analyze(context: RepositoryContext): Promise<RepositoryResult> {
+    context.log({ level: 'info', message: `taint rules: ${this.rules.length} over ${this.files.length} files` })
+    const inputs = this.files.map((file) => ({ path: file.path, text: file.text, source: file }))
+    const result = await analyzeTaintRules(inputs, this.rules, { ...(context.signal ? { signal: context.signal } : {}), onProgress: context.onProgress, secrets: this.secrets })
+    for (const failure of result.errors) {
+      const where = failure.path === '' ? '' : ` on ${failure.path}`
+      context.log({ level: 'error', message: `rule ${failure.ruleId} failed${where}: ${failure.message}`, data: { ruleId: failure.ruleId, ...(failure.path === '' ? {} : { path: failure.path }) } })
+    }
+    return { analyzer: this.name, findings: result.findings, traces: result.traces, suppressed: result.suppressed }
+  }
+
+  stalled(subject: string, message: string): StallDecision {
+    return { abandon: true, log: { level: 'warning', message: `taint rules abandoned: ${message}`, data: { path: subject } } }
+  }
+
+  setup(): RepositorySetup {
+    const input: TaintSetup = { rules: this.rules }
+    return { analyzer: this.name, input }
+  }
 }
 
 /** A RuleDocument compiled from a Semgrep `mode: taint` rule. */
@@ -81,7 +136,7 @@ export function taintFileLanguages(rules: readonly RuleDocument[]): Set<CodeLang
  * data from one into the other), all on one lowered program. Gives the event loop a turn every
  * few milliseconds.
  */
-export async function analyzeTaintRules(files: ReadonlyArray<{ path: string; text: string }>, rules: readonly RuleDocument[], options: TaintRulesOptions = {}): Promise<TaintRulesResult> {
+export async function analyzeTaintRules(files: readonly FileInput[], rules: readonly RuleDocument[], options: TaintRulesOptions = {}): Promise<TaintRulesResult> {
   ensureLanguagesRegistered()
   const result: TaintRulesResult = { findings: [], traces: [], suppressed: 0, errors: [] }
   const byId = new Map<string, RuleDocument[]>()
@@ -126,7 +181,7 @@ interface RuleMatches {
 
 /** Every specification of every rule matched in each file of its languages and paths (each file parsed once). */
 async function matchRules(
-  files: ReadonlyArray<{ path: string; text: string }>,
+  files: readonly FileInput[],
   byId: ReadonlyMap<string, readonly RuleDocument[]>,
   errors: TaintRulesResult['errors'],
   options: TaintRulesOptions,
@@ -138,6 +193,8 @@ async function matchRules(
     const language = languageFromPath(file.path)
     if (language === null || !isCodeLanguage(language) || !bareSpecFor(language)) continue
     options.onProgress?.(file.path)
+    // the scan's file when it came with one (its tree may still be alive), else one of its own
+    const source = file.source?.language === language ? file.source : new SourceFile(file.path, language, file.text, null)
     let root: SgNode | null = null
     for (const [id, documents] of byId) {
       const document = documentFor(documents, language)
@@ -150,7 +207,7 @@ async function matchRules(
         last = performance.now()
       }
       try {
-        root ??= parse(napiLanguage(language), file.text).root()
+        root ??= source.root
         const overlay = fileOverlay(root, file.text, document.language, rule, (match) => matches.sinkBindings.set(`${file.path}:${match.start}:${match.end}`, match.bindings))
         if (overlay.sources.length + overlay.sinks.length + overlay.sanitizers.length + overlay.propagators.length > 0) matches.overlays.set(file.path, overlay)
       } catch (error) {

@@ -2,7 +2,8 @@
  * Turns code files into FileFacts: one parse per file (the whole file for languages with
  * framework support within the analysis budget, only the import section otherwise; see
  * plan.ts), on ast-grep's thread pool so that parsing overlaps with extraction on the calling
- * thread. Each tree is dropped once read.
+ * thread. Each tree is dropped once read. In a scan, a file's facts can be read from the tree
+ * the scan already has (factsFromTree), when that file is read whole.
  */
 import { parseAsync } from '@ast-grep/napi'
 import type { SgNode } from '@ast-grep/napi'
@@ -52,6 +53,24 @@ function extract(facts: FileFacts, root: SgNode, file: CodeFile, importsOnly: bo
   }
 }
 
+/** Whether the file is read whole, from the same text a scan parsed (so the scan's tree serves). */
+export function readsWhole(file: CodeFile): boolean {
+  return isLanguageAvailable(file.language) && FRAMEWORK_LANGUAGES.has(file.language) && !file.importsOnly
+}
+
+/** The facts of a file read whole (readsWhole), from a tree of its whole text. */
+export function factsFromTree(file: CodeFile, root: SgNode): FileFacts {
+  const facts = emptyFacts(file.path, file.language, file.lines)
+  try {
+    facts.depth = 'full'
+    extract(facts, root, file, false)
+  } catch {
+    return emptyFacts(file.path, file.language, file.lines)
+  }
+  facts.signals.push(...scanSignals(file.text))
+  return facts
+}
+
 export async function analyzeFile(file: CodeFile, onProgress?: (label: string) => void): Promise<FileFacts> {
   const facts = emptyFacts(file.path, file.language, file.lines)
   const plan = planFor(file)
@@ -71,15 +90,25 @@ export async function analyzeFile(file: CodeFile, onProgress?: (label: string) =
   return facts
 }
 
-/** Facts for every file, in the order given, in this thread with at most PARALLEL_PARSES parses pending. */
-export async function analyzeFiles(files: readonly CodeFile[], signal?: AbortSignal, onProgress?: (label: string) => void): Promise<FileFacts[]> {
+/**
+ * Facts for every file, in the order given, in this thread with at most PARALLEL_PARSES parses
+ * pending; `known` holds facts already read from a scan's trees (files read whole only).
+ */
+export async function analyzeFiles(
+  files: readonly CodeFile[],
+  signal?: AbortSignal,
+  onProgress?: (label: string) => void,
+  known: ReadonlyMap<string, FileFacts> = new Map(),
+): Promise<FileFacts[]> {
   const results = new Array<FileFacts>(files.length)
   let next = 0
   const work = async () => {
     while (next < files.length) {
       signal?.throwIfAborted()
       const index = next++
-      results[index] = await analyzeFile(files[index] as CodeFile, onProgress)
+      const file = files[index] as CodeFile
+      const facts = readsWhole(file) ? known.get(file.path) : undefined
+      results[index] = facts ?? (await analyzeFile(file, onProgress))
     }
   }
   await Promise.all(Array.from({ length: Math.min(PARALLEL_PARSES, files.length) }, work))

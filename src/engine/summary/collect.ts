@@ -65,45 +65,65 @@ export async function collectSources(
   sources: AsyncIterable<SourceLike> | Iterable<SourceLike>,
   options: { signal?: AbortSignal; maxFileBytes?: number; onProgress?(label: string): void },
 ): Promise<CollectedRepository> {
-  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
-  const collected: CollectedRepository = { code: [], texts: [], testFiles: 0, skipped: {} }
-  const skip = (reason: string) => {
-    collected.skipped[reason] = (collected.skipped[reason] ?? 0) + 1
-  }
-  const seen = new Set<string>()
+  const collector = new SourceCollector(options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES)
   for await (const source of sources) {
     options.signal?.throwIfAborted()
-    if (seen.size % PROGRESS_EVERY === 0) options.onProgress?.(`reading files (${seen.size} read)`)
-    const path = normalizePath(source.path)
-    if (seen.has(path)) continue
-    seen.add(path)
-    if (isInIgnoredDir(path, IGNORED)) {
-      skip('vendored')
-      continue
-    }
-    if (source.content.length > maxBytes) {
-      skip('too-large')
-      continue
-    }
-    if (isTextOfInterest(path)) {
-      if (looksBinary(source.content)) skip('binary')
-      else collected.texts.push({ path, text: source.content.toString('utf8') })
-      continue
-    }
-    const decision = classifyContent(source.content, classifyPath(path))
-    if ('skip' in decision) {
-      skip(decision.skip)
-      continue
-    }
-    if (!isCodeLanguage(decision.language)) continue
-    if (isTestPath(path)) {
-      collected.testFiles++
-      continue
-    }
-    collected.code.push({ path, language: decision.language, text: decision.text, lines: countLines(decision.text) })
+    if (collector.seen % PROGRESS_EVERY === 0) options.onProgress?.(`reading files (${collector.seen} read)`)
+    collector.add(source.path, source.content)
   }
-  const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
-  collected.code.sort(byPath)
-  collected.texts.sort(byPath)
-  return collected
+  return collector.result()
+}
+
+/** The same reading one source at a time, as a scan hands them over (summary/index.ts). */
+export class SourceCollector {
+  private readonly collected: CollectedRepository = { code: [], texts: [], testFiles: 0, skipped: {} }
+  private readonly paths = new Set<string>()
+  private readonly codeByPath = new Map<string, CodeFile>()
+
+  constructor(private readonly maxBytes: number) {}
+
+  get seen(): number {
+    return this.paths.size
+  }
+
+  /** `content` is the file's size when the scan did not read a file over the limit. */
+  add(rawPath: string, content: Buffer | number): void {
+    const path = normalizePath(rawPath)
+    if (this.paths.has(path)) return
+    this.paths.add(path)
+    if (isInIgnoredDir(path, IGNORED)) return this.skip('vendored')
+    if (typeof content === 'number' || content.length > this.maxBytes) return this.skip('too-large')
+    if (isTextOfInterest(path)) {
+      if (looksBinary(content)) this.skip('binary')
+      else this.collected.texts.push({ path, text: content.toString('utf8') })
+      return
+    }
+    const decision = classifyContent(content, classifyPath(path))
+    if ('skip' in decision) return this.skip(decision.skip)
+    if (!isCodeLanguage(decision.language)) return
+    if (isTestPath(path)) {
+      this.collected.testFiles++
+      return
+    }
+    const file: CodeFile = { path, language: decision.language, text: decision.text, lines: countLines(decision.text) }
+    this.collected.code.push(file)
+    this.codeByPath.set(path, file)
+  }
+
+  /** The code file added at `path`, if it was added as code. */
+  codeAt(path: string): CodeFile | undefined {
+    return this.codeByPath.get(path)
+  }
+
+  private skip(reason: string): void {
+    this.collected.skipped[reason] = (this.collected.skipped[reason] ?? 0) + 1
+  }
+
+  /** What was read, code and texts sorted by path. */
+  result(): CollectedRepository {
+    const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
+    this.collected.code.sort(byPath)
+    this.collected.texts.sort(byPath)
+    return this.collected
+  }
 }

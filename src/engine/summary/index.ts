@@ -6,18 +6,28 @@
  * code file, read into facts -> resolve imports into one program -> routes with their auth,
  * entry points, exits, import graph, call chains -> eight bounded, deterministic sections.
  * See docs/summary.md.
+ *
+ * In a scan, SummaryAnalyzer is the last repository analyzer: it reads every source the scan is
+ * given as it goes by (observe), the facts of each code file from the scan's own tree while it
+ * is alive (collect), and builds the summary with the traces of the analyzers before it.
  */
 import { ensureLanguagesRegistered } from '../core/languages.ts'
+import type { FileLanguage } from '../core/languages.ts'
 import type { DataFlowTrace } from '../core/types.ts'
-import { analyzeFiles } from './analyze.ts'
-import { collectSources } from './collect.ts'
+import type { RepositoryAnalyzer, RepositoryContext, RepositoryResult, RepositorySetup, StallDecision } from '../core/analyzer.ts'
+import type { SourceFile } from '../core/source-file.ts'
+import { DEFAULT_MAX_FILE_BYTES } from '../scan/file-selection.ts'
+import { analyzeFiles, factsFromTree, readsWhole } from './analyze.ts'
+import { SourceCollector, collectSources } from './collect.ts'
+import type { CodeFile, CollectedRepository } from './collect.ts'
+import type { FileFacts } from './model.ts'
 import { allModels, collectEntries, libraryUsage } from './context.ts'
 import type { SummaryContext } from './context.ts'
 import { ExitClassifier } from './exits.ts'
 import { buildGraph } from './graph.ts'
 import { parseManifest } from './manifests.ts'
 import type { Manifest } from './manifests.ts'
-import { headerOnlyFiles } from './plan.ts'
+import { FULL_ANALYSIS_LINES, headerOnlyFiles } from './plan.ts'
 import { Program } from './program.ts'
 import { RouteAssembler } from './routes.ts'
 import { architecturePattern } from './sections/architecture.ts'
@@ -62,11 +72,16 @@ export async function summarizeRepository(
   options: SummaryOptions = {},
 ): Promise<RepositorySummaryData> {
   ensureLanguagesRegistered()
-  const collected = await collectSources(sources, options)
+  return summarizeCollected(await collectSources(sources, options), options)
+}
+
+/** The summary of files already read (collect.ts); `known`: facts read from a scan's trees. */
+async function summarizeCollected(collected: CollectedRepository, options: SummaryOptions, known?: ReadonlyMap<string, FileFacts>): Promise<RepositorySummaryData> {
+  ensureLanguagesRegistered()
   const manifests = collected.texts.map(parseManifest).filter((manifest): manifest is Manifest => manifest !== null)
   const importsOnly = headerOnlyFiles(collected.code)
   for (const file of collected.code) if (importsOnly.has(file.path)) file.importsOnly = true
-  const facts = await analyzeFiles(collected.code, options.signal, options.onProgress)
+  const facts = await analyzeFiles(collected.code, options.signal, options.onProgress, known)
   options.signal?.throwIfAborted()
   options.onProgress?.('the summary of the whole repository')
   const program = new Program(facts, manifests)
@@ -102,5 +117,82 @@ export async function summarizeRepository(
     ragContext: ragContext(context, architecture),
     securityContext: securityContext(context),
     dataFlowAnalysis: dataFlowAnalysis(context, options.dataFlows ?? []),
+  }
+}
+
+export interface SummarySetup {
+  maxFileBytes: number
+  /** what the scan's process observed: the analyzer in a worker reads no source itself */
+  collected?: CollectedRepository
+}
+
+/**
+ * The summary as a repository analyzer. Facts are read at collect time, from the tree the
+ * per-file analyzers parsed, as long as the files read so far fit the whole-file budget
+ * (plan.ts); a file the final plan reads for its imports only is read again then, and files the
+ * scan did not select (or beyond the budget) are parsed by the summary itself.
+ */
+export class SummaryAnalyzer implements RepositoryAnalyzer {
+  readonly name = 'summary' as const
+  readonly stageLabel = 'the repository summary'
+  readonly countsAsScanned = false
+  private readonly collector: SourceCollector
+  private readonly observed: CollectedRepository | null
+  private codeByPath: Map<string, CodeFile> | null = null
+  private readonly known = new Map<string, FileFacts>()
+  private linesRead = 0
+
+  constructor(private readonly setupInput: SummarySetup = { maxFileBytes: DEFAULT_MAX_FILE_BYTES }) {
+    this.collector = new SourceCollector(setupInput.maxFileBytes)
+    this.observed = setupInput.collected ?? null
+  }
+
+  observe(path: string, content: Buffer | number): void {
+    this.collector.add(path, content)
+  }
+
+  private collected(): CollectedRepository {
+    return this.observed ?? this.collector.result()
+  }
+
+  private codeFile(path: string): CodeFile | undefined {
+    if (this.observed) {
+      this.codeByPath ??= new Map(this.observed.code.map((file) => [file.path, file]))
+      return this.codeByPath.get(path)
+    }
+    return this.collector.codeAt(path)
+  }
+
+  accepts(file: { path: string; language: FileLanguage }): boolean {
+    const code = this.codeFile(file.path)
+    return code !== undefined && code.language === file.language && readsWhole(code)
+  }
+
+  collect(file: SourceFile): void {
+    const code = this.codeFile(file.path)
+    if (!code || code.text !== file.text || this.linesRead + code.lines > FULL_ANALYSIS_LINES) return
+    this.linesRead += code.lines
+    this.known.set(code.path, factsFromTree(code, file.root))
+  }
+
+  async analyze(context: RepositoryContext): Promise<RepositoryResult> {
+    const started = performance.now()
+    const dataFlows = context.earlier.flatMap((result) => result.traces)
+    const summary = await summarizeCollected(
+      this.collected(),
+      { dataFlows, maxFileBytes: this.setupInput.maxFileBytes, onProgress: context.onProgress, ...(context.signal ? { signal: context.signal } : {}) },
+      this.known,
+    )
+    context.log({ level: 'info', message: 'repository summary built', data: { durationMs: Math.round(performance.now() - started) } })
+    return { analyzer: this.name, findings: [], traces: [], suppressed: 0, summary }
+  }
+
+  stalled(subject: string, message: string): StallDecision {
+    return { abandon: true, log: { level: 'warning', message: `Repository summary not updated: ${message}`, data: { path: subject } } }
+  }
+
+  setup(): RepositorySetup {
+    const input: SummarySetup = { maxFileBytes: this.setupInput.maxFileBytes, collected: this.collected() }
+    return { analyzer: this.name, input }
   }
 }
