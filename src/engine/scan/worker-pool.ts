@@ -409,7 +409,11 @@ export class AnalysisPool {
     if (worker.timer) clearTimeout(worker.timer)
     worker.timer = null
     this.workers.delete(worker)
-    if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL')
+    if (worker.child.exitCode === null && worker.child.signalCode === null) {
+      // held until its exit is seen: close() awaits it, and an idle worker's handle was unref'd
+      worker.child.ref()
+      worker.child.kill('SIGKILL')
+    }
   }
 
   /** The jobs the retired worker held but had not started are queued again, for a fresh worker. */
