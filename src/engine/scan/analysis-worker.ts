@@ -32,11 +32,6 @@ export interface WorkerSetupMessage {
   setup: WorkerSetup
 }
 
-/** The configuration's scan ended: the worker forgets it. */
-export interface DropMessage {
-  drop: number
-}
-
 export interface FileMessage {
   id: number
   /** the configuration the file is analyzed with (sent before it) */
@@ -55,7 +50,7 @@ export interface TaskMessage {
   task: { module: string; name: string; input: unknown }
 }
 
-export type WorkerMessage = WorkerSetupMessage | DropMessage | FileMessage | TaskMessage
+export type WorkerMessage = WorkerSetupMessage | FileMessage | TaskMessage
 
 /** What a task module exports. */
 export type WorkerTaskFunction<Input, Output> = (input: Input, progress: (label: string) => void) => Output | Promise<Output>
@@ -139,7 +134,6 @@ async function runTask(message: TaskMessage): Promise<void> {
 
 process.on('message', (message: WorkerMessage) => {
   if ('setup' in message) configure(message)
-  else if ('drop' in message) analyses.delete(message.drop)
   else if ('task' in message) void runTask(message)
   else analyzeFile(message)
 })

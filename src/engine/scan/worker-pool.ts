@@ -12,7 +12,9 @@
  * - lease: one scan's use of the pool: its configuration (analyzers and rules), its time limit
  *   and its jobs. Aborting a lease stops its work at once and leaves the other leases' alone.
  * - configuration: what a worker needs to analyze a lease's files; sent to a worker with the
- *   first file that needs it, and kept there (the latest few) until the lease is released.
+ *   first file that needs it, and kept there (the latest few used). Leases with the same
+ *   analyzers and the same rule list (the built-in rules, as the loader caches them) share one,
+ *   so that a worker builds and compiles it once for scan after scan.
  * - job: a file to analyze (with its lease's configuration), or a repository-wide task (a named
  *   export of a module, run alone on a worker).
  * - time limit: a job must finish, or for a task report progress, within its limit; past it,
@@ -101,6 +103,12 @@ interface Job {
   reject(error: Error): void
 }
 
+interface Configuration {
+  setup: WorkerSetup
+  /** leases using it: while there are none, it is forgotten once no worker holds it */
+  leases: number
+}
+
 interface PoolWorker {
   child: ChildProcess
   loaded: boolean
@@ -117,7 +125,7 @@ interface PoolWorker {
 export class AnalysisPool {
   private readonly workers = new Set<PoolWorker>()
   private readonly queue: Job[] = []
-  private readonly configurations = new Map<number, WorkerSetup>()
+  private readonly configurations = new Map<number, Configuration>()
   private failure: Error | null = null
   private nextId = 0
   private nextConfiguration = 0
@@ -181,20 +189,30 @@ export class AnalysisPool {
 
   /** @internal (PoolLease) */
   addConfiguration(setup: WorkerSetup): number {
+    for (const [id, known] of this.configurations) {
+      if (known.setup.rules === setup.rules && known.setup.analyzers.join() === setup.analyzers.join()) {
+        known.leases++
+        return id
+      }
+    }
     const id = this.nextConfiguration++
-    this.configurations.set(id, setup)
+    this.configurations.set(id, { setup, leases: 1 })
     return id
   }
 
-  /** @internal (PoolLease) The workers holding the configuration drop it. */
-  dropConfiguration(id: number): void {
+  /** @internal (PoolLease) A lease no longer uses the configuration; workers keep it for the next lease with the same rules. */
+  releaseConfiguration(id: number): void {
+    const known = this.configurations.get(id)
+    if (!known) return
+    known.leases--
+    this.forgetUnused(id)
+  }
+
+  /** A configuration no lease uses and no worker holds is gone for good. */
+  private forgetUnused(id: number): void {
+    if (this.configurations.get(id)?.leases !== 0) return
+    for (const worker of this.workers) if (worker.configurations.includes(id)) return
     this.configurations.delete(id)
-    for (const worker of this.workers) {
-      const index = worker.configurations.indexOf(id)
-      if (index === -1) continue
-      worker.configurations.splice(index, 1)
-      this.send(worker, { drop: id })
-    }
   }
 
   /** @internal (PoolLease) */
@@ -323,9 +341,9 @@ export class AnalysisPool {
     if (index !== -1) return
     const setup = this.configurations.get(id)
     if (!setup) throw new Error(`analysis configuration ${id} was released`)
-    this.send(worker, { configuration: id, setup })
+    this.send(worker, { configuration: id, setup: setup.setup })
     // the worker drops its least recently used configuration the same way
-    if (worker.configurations.length > CONFIGURATIONS_PER_WORKER) worker.configurations.shift()
+    if (worker.configurations.length > CONFIGURATIONS_PER_WORKER) this.forgetUnused(worker.configurations.shift() as number)
   }
 
   /** The running job's time starts now (it was just sent, or the one before it finished). */
@@ -409,6 +427,7 @@ export class AnalysisPool {
     if (worker.timer) clearTimeout(worker.timer)
     worker.timer = null
     this.workers.delete(worker)
+    for (const id of worker.configurations) this.forgetUnused(id)
     if (worker.child.exitCode === null && worker.child.signalCode === null) {
       // held until its exit is seen: close() awaits it, and an idle worker's handle was unref'd
       worker.child.ref()
@@ -453,7 +472,7 @@ export class PoolLease {
 
   /** The analyzers and rules of the lease's files; the workers build them when its first file reaches them. */
   configure(setup: WorkerSetup): void {
-    if (this.configuration !== null) this.pool.dropConfiguration(this.configuration)
+    if (this.configuration !== null) this.pool.releaseConfiguration(this.configuration)
     this.configuration = this.pool.addConfiguration(setup)
   }
 
@@ -478,11 +497,11 @@ export class PoolLease {
     if (this.pending.size > 0) this.pool.abortJobs(this, this.ended)
   }
 
-  /** Ends the lease: work still in flight is aborted, and the workers drop its configuration. */
+  /** Ends the lease: work still in flight is aborted. */
   release(): void {
     this.options.signal?.removeEventListener('abort', this.onAbort)
     this.abort(new Error('analysis lease released'))
-    if (this.configuration !== null) this.pool.dropConfiguration(this.configuration)
+    if (this.configuration !== null) this.pool.releaseConfiguration(this.configuration)
     this.configuration = null
   }
 
