@@ -318,11 +318,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const log = (text: string) => (progress ? progress.log(text) : io.stderr(text))
   try {
     await checkScanFolder(options.dir)
+    // drawn before the rules load: compiling them takes seconds, which the clock shows
+    if (stderrIsTerminal) progress = makeProgressLine({ write: io.stderr, columns: io.stderrColumns ?? (() => process.stderr.columns ?? 0) })
     const extraRules = await loadRules(options.rulesPaths)
     // read before the scan: a bad baseline fails at once, not after minutes of analysis
     const baseline = options.baselineFile ? await loadBaseline(options.baselineFile) : null
     const builtin = options.builtinRules ? loadBuiltinRulesLeniently().rules : []
-    if (stderrIsTerminal) progress = makeProgressLine({ write: io.stderr, columns: io.stderrColumns ?? (() => process.stderr.columns ?? 0) })
     const scanned = await scanDirectory(options.dir, {
       extraRules,
       builtinRules: options.builtinRules,

@@ -95,7 +95,8 @@ function renderFile(path: string, findings: readonly Finding[], palette: Palette
  */
 function renderFinding(finding: Finding, palette: Palette): string {
   const location = `${finding.lineNumber}:${finding.columnStart}`
-  const severity = palette.severity[finding.severity](finding.severity.padEnd(SEVERITY_WIDTH))
+  // padded outside the colour: a coloured background covers the word alone
+  const severity = `${palette.severity[finding.severity](finding.severity)}${' '.repeat(SEVERITY_WIDTH - finding.severity.length)}`
   const lines = [`  ${location.padEnd(7)} ${severity}  ${palette.bold(finding.title)}  ${palette.dim(finding.ruleId)}`]
   const indent = ' '.repeat(10)
   if (finding.description && finding.description !== finding.title) lines.push(`${indent}${finding.description}`)
