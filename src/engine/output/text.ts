@@ -83,7 +83,13 @@ function comparePaths(a: string, b: string): number {
 }
 
 function renderFile(path: string, findings: readonly Finding[], palette: Palette): string {
-  return `${palette.file(path)}\n${findings.map((finding) => renderFinding(finding, palette)).join('\n')}\n`
+  // one gutter width per file: the code lines of its findings line up
+  const gutterWidth = Math.max(...findings.map((finding) => String(lastShownLine(finding)).length))
+  return `${palette.file(path)}\n${findings.map((finding) => renderFinding(finding, palette, gutterWidth)).join('\n')}\n`
+}
+
+function lastShownLine(finding: Finding): number {
+  return finding.lineNumber + Math.min(finding.codeSnippet.split('\n').length, MULTILINE_SHOWN) - 1
 }
 
 /**
@@ -93,24 +99,23 @@ function renderFile(path: string, findings: readonly Finding[], palette: Palette
  *         |                ^^^^^^^^^^^^^^^^^^^
  *         flow: app/views.py:6 request.args (HTTP query parameter) -> app/db.py:12 SQL query (2 steps between)
  */
-function renderFinding(finding: Finding, palette: Palette): string {
+function renderFinding(finding: Finding, palette: Palette, gutterWidth: number): string {
   const location = `${finding.lineNumber}:${finding.columnStart}`
   // padded outside the colour: a coloured background covers the word alone
   const severity = `${palette.severity[finding.severity](finding.severity)}${' '.repeat(SEVERITY_WIDTH - finding.severity.length)}`
   const lines = [`  ${location.padEnd(7)} ${severity}  ${palette.bold(finding.title)}  ${palette.dim(finding.ruleId)}`]
   const indent = ' '.repeat(10)
   if (finding.description && finding.description !== finding.title) lines.push(`${indent}${finding.description}`)
-  lines.push(...renderCode(finding, palette, indent))
+  lines.push(...renderCode(finding, palette, indent, gutterWidth))
   if (finding.dataFlow) lines.push(`${indent}${palette.dim(`flow: ${describeFlow(finding.dataFlow)}`)}`)
   return lines.join('\n')
 }
 
 /** The matched line(s) with their numbers; a caret line under a match on one line. */
-function renderCode(finding: Finding, palette: Palette, indent: string): string[] {
+function renderCode(finding: Finding, palette: Palette, indent: string, gutterWidth: number): string[] {
   if (!finding.codeSnippet) return []
   const code = finding.codeSnippet.split('\n')
   const shown = code.slice(0, MULTILINE_SHOWN)
-  const gutterWidth = String(finding.lineNumber + shown.length - 1).length
   const gutter = (label: string) => `${indent}${palette.dim(`${label.padStart(gutterWidth)} |`)}`
   const lines = shown.map((text, index) => `${gutter(String(finding.lineNumber + index))} ${text}`)
   if (code.length > MULTILINE_SHOWN) lines.push(`${gutter('')} …`)
