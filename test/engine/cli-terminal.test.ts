@@ -26,9 +26,14 @@ function scanArgs(dir: string, extra: string[] = []): string[] {
   return [join(dir, 'app'), '--rules', join(dir, 'rules.yml'), '--no-builtin-rules', '--analyzers', 'sast', ...extra]
 }
 
-describe('parapet scan on a terminal', { timeout: 3 * CLI_RUN_TIMEOUT }, () => {
-  it('prints text by default and draws a progress line on stderr, erased before the report', () => {
+describe('parapet scan on a terminal and in a pipe', { timeout: 3 * CLI_RUN_TIMEOUT }, () => {
+  it('prints text by default and draws a progress line on stderr, erased before the report; in pipes, JSON and no progress line, even with FORCE_COLOR', () => {
     const dir = appWithRules()
+    const piped = runCliPiped(scanArgs(dir), { FORCE_COLOR: '1' })
+    expect(piped.status, piped.stderr).toBe(0)
+    expect(JSON.parse(piped.stdout).findings).toHaveLength(2)
+    expect(piped.stderr).toBe('')
+
     const { status, output } = runCliInTerminal(scanArgs(dir), { NO_COLOR: '1' })
     expect(status, output).toBe(0)
     const drawings = output.split(ERASE_LINE)
@@ -51,13 +56,5 @@ describe('parapet scan on a terminal', { timeout: 3 * CLI_RUN_TIMEOUT }, () => {
     // each log line starts at the left margin, after the progress line was erased, and ends its line
     for (const line of logged) expect(line, output).toMatch(/^\[info\] [^\r\n]*\r\n/)
     expect(drawings.some((drawing) => PROGRESS.test(drawing)), output).toBe(true)
-  })
-
-  it('prints JSON and draws no progress line when stdout and stderr are pipes, even with FORCE_COLOR', () => {
-    const dir = appWithRules()
-    const result = runCliPiped(scanArgs(dir), { FORCE_COLOR: '1' })
-    expect(result.status, result.stderr).toBe(0)
-    expect(JSON.parse(result.stdout).findings).toHaveLength(2)
-    expect(result.stderr).toBe('')
   })
 })
