@@ -32,7 +32,8 @@ describe('parapet scan exit codes', { timeout: 4 * CLI_RUN_TIMEOUT }, () => {
   it('exits 3, naming an internal error, when the scan fails for a reason that is not its input (analysis workers that cannot start)', () => {
     // every process Node starts with this option loads the module first; forked ones (the workers) die at once
     const dir = tempTree({ 'app/main.py': 'print(1)\n', 'kill-workers.mjs': 'if (process.send) process.exit(7)\n' })
-    const result = runCliPiped([join(dir, 'app'), '--analyzers', 'sast', '--no-builtin-rules'], { NODE_OPTIONS: `--import ${join(dir, 'kill-workers.mjs')}` })
+    // the built-in rules read main.py: a file for the workers (they start only for work)
+    const result = runCliPiped([join(dir, 'app'), '--analyzers', 'sast'], { NODE_OPTIONS: `--import ${join(dir, 'kill-workers.mjs')}` })
     expect(result.status, result.stderr).toBe(3)
     expect(result.stderr).toMatch(/^parapet-scan: internal error: .+\n.*please report it/)
     expect(result.stdout).toBe('')
