@@ -28,7 +28,7 @@ import { tmpdir } from 'node:os'
 import { dirname, extname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { DEFAULT_IGNORED_DIRS } from '../src/engine/file-selection.ts'
+import { DEFAULT_IGNORED_DIRS } from '../src/engine/scan/file-selection.ts'
 import { generateCorpus } from './lib/corpus-generator.ts'
 import { writeMarkdownSection } from './lib/markdown-section.ts'
 

@@ -11,10 +11,10 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import type { RuleDocument } from '../src/engine/types.ts'
-import { formatRuleProblem, loadBuiltinRulesLeniently } from '../src/engine/rules-loader.ts'
-import { runFixtureSuite } from '../src/engine/fixtures.ts'
-import type { FixtureResult } from '../src/engine/fixtures.ts'
+import type { RuleDocument } from '../src/engine/core/types.ts'
+import { formatRuleProblem, loadBuiltinRulesLeniently } from '../src/engine/rules/loader.ts'
+import { runFixtureSuite } from '../src/engine/rules/fixtures.ts'
+import type { FixtureResult } from '../src/engine/rules/fixtures.ts'
 
 const { values } = parseArgs({ options: { 'no-write': { type: 'boolean', default: false } } })
 const projectRoot = fileURLToPath(new URL('..', import.meta.url))

@@ -18,7 +18,7 @@ import { scanSources } from '../src/engine/index.ts'
 import type { SourceInput } from '../src/engine/index.ts'
 import { summarizeRepository } from '../src/engine/summary/index.ts'
 import { FULL_ANALYSIS_LINES } from '../src/engine/summary/plan.ts'
-import { walkDirectory } from '../src/engine/walk.ts'
+import { walkDirectory } from '../src/engine/scan/walk.ts'
 import { generateCorpus } from './lib/corpus-generator.ts'
 import { writeMarkdownSection } from './lib/markdown-section.ts'
 

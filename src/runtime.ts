@@ -3,7 +3,7 @@
  * process's event listener. Built once per process (src/main.ts, the test helpers).
  */
 import type { MikroORM } from '@mikro-orm/postgresql'
-import type { RuleLimits } from './engine/rule-limits.ts'
+import type { RuleLimits } from './engine/rules/limits.ts'
 import type { EventListener } from './events/event-hub.ts'
 import type { UploadLimits } from './modules/uploads/zip-archive.ts'
 

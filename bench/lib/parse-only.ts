@@ -4,9 +4,9 @@
  */
 import { readFile } from 'node:fs/promises'
 import { parse, parseAsync } from '@ast-grep/napi'
-import { classifyContent, classifyPath, DEFAULT_IGNORED_DIRS } from '../../src/engine/file-selection.ts'
-import { isCodeLanguage, napiLanguage } from '../../src/engine/languages.ts'
-import { walkDirectory } from '../../src/engine/walk.ts'
+import { classifyContent, classifyPath, DEFAULT_IGNORED_DIRS } from '../../src/engine/scan/file-selection.ts'
+import { isCodeLanguage, napiLanguage } from '../../src/engine/core/languages.ts'
+import { walkDirectory } from '../../src/engine/scan/walk.ts'
 
 export interface ParseOnlyResult {
   files: number

@@ -18,8 +18,8 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { extname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { CATEGORIES } from '../../src/engine/types.ts'
-import type { Finding } from '../../src/engine/types.ts'
+import { CATEGORIES } from '../../src/engine/core/types.ts'
+import type { Finding } from '../../src/engine/core/types.ts'
 
 export const CORPUS_ROOT = fileURLToPath(new URL('../corpus', import.meta.url))
 /** Sidecar labels of an application, for files whose format allows no trailing comment. */

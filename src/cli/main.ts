@@ -83,7 +83,7 @@ async function main(argv: string[]): Promise<void> {
 
 /** The engine's own command line; loaded only for scans, which need no configuration. */
 async function scan(argv: string[]): Promise<void> {
-  const { runCli } = await import('../engine/cli.ts')
+  const { runCli } = await import('../engine/cli/scan-command.ts')
   process.exitCode = await runCli(argv, { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) })
 }
 

@@ -4,9 +4,9 @@
  * redaction, abort, and merging with pattern-rule findings.
  */
 import { describe, expect, it } from 'vitest'
-import { fingerprintOf, normalizeMatchedText } from '../../src/engine/findings.ts'
-import type { SecretsDetector } from '../../src/engine/secrets-bridge.ts'
-import type { Finding } from '../../src/engine/types.ts'
+import { fingerprintOf, normalizeMatchedText } from '../../src/engine/core/findings.ts'
+import type { SecretsDetector } from '../../src/engine/secrets/bridge.ts'
+import type { Finding } from '../../src/engine/core/types.ts'
 import { DATAFLOW_MODEL, analyzeDataFlow, analyzeDataFlowAsync, mergeWithPatternFindings, supportsDataFlow } from '../../src/engine/dataflow/index.ts'
 
 type Files = Record<string, string>

@@ -1,15 +1,15 @@
 /**
  * Runs the data-flow analyzer over its fixture corpus (test/engine/fixtures/dataflow/**) and
- * checks the `ruleid:` / `ok:` annotations with the rule-fixture convention (src/engine/fixtures.ts):
+ * checks the `ruleid:` / `ok:` annotations with the rule-fixture convention (src/engine/rules/fixtures.ts):
  * every annotated sink line must be reported or not as annotated, and any other finding fails.
  * Also requires every language to have a real and a look-alike case for every sink category.
  */
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { describeResult, evaluateFixture, loadFixtureFiles } from '../../src/engine/fixtures.ts'
-import type { FixtureFile } from '../../src/engine/fixtures.ts'
-import { CATEGORIES } from '../../src/engine/types.ts'
-import type { Finding } from '../../src/engine/types.ts'
+import { describeResult, evaluateFixture, loadFixtureFiles } from '../../src/engine/rules/fixtures.ts'
+import type { FixtureFile } from '../../src/engine/rules/fixtures.ts'
+import { CATEGORIES } from '../../src/engine/core/types.ts'
+import type { Finding } from '../../src/engine/core/types.ts'
 import { analyzeDataFlow, supportsDataFlow } from '../../src/engine/dataflow/index.ts'
 import type { DataFlowResult } from '../../src/engine/dataflow/index.ts'
 import { SINK_KIND_INFO } from '../../src/engine/dataflow/kinds.ts'

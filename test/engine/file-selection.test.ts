@@ -2,11 +2,11 @@
 import { symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { scanDirectory, scanSources } from '../../src/engine/scan.ts'
-import type { LogEvent } from '../../src/engine/scan.ts'
-import { classifyPath, looksBinary, looksGenerated, looksMinified } from '../../src/engine/file-selection.ts'
-import { languageFromPath, languageFromShebang } from '../../src/engine/languages.ts'
-import { parseRulesText } from '../../src/engine/rules-loader.ts'
+import { scanDirectory, scanSources } from '../../src/engine/scan/scan.ts'
+import type { LogEvent } from '../../src/engine/scan/scan.ts'
+import { classifyPath, looksBinary, looksGenerated, looksMinified } from '../../src/engine/scan/file-selection.ts'
+import { languageFromPath, languageFromShebang } from '../../src/engine/core/languages.ts'
+import { parseRulesText } from '../../src/engine/rules/loader.ts'
 import { ruleYaml, source, tempTree } from './support/helpers.ts'
 
 const pythonRule = parseRulesText(ruleYaml({}))

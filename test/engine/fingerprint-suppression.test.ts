@@ -1,10 +1,10 @@
 /** Fingerprint stability, deduplication and suppression comments. */
 import { describe, expect, it } from 'vitest'
-import { scanSources } from '../../src/engine/scan.ts'
-import { dedupe } from '../../src/engine/file-analysis.ts'
-import { fingerprintOf } from '../../src/engine/findings.ts'
-import { parseRulesText } from '../../src/engine/rules-loader.ts'
-import type { Finding } from '../../src/engine/types.ts'
+import { scanSources } from '../../src/engine/scan/scan.ts'
+import { dedupe } from '../../src/engine/scan/file-analysis.ts'
+import { fingerprintOf } from '../../src/engine/core/findings.ts'
+import { parseRulesText } from '../../src/engine/rules/loader.ts'
+import type { Finding } from '../../src/engine/core/types.ts'
 import { ruleYaml, source } from './support/helpers.ts'
 
 const rules = parseRulesText(

@@ -1,9 +1,9 @@
 /** The fixture annotation convention shared by the fixture test and the quality benchmark. */
 import { describe, expect, it } from 'vitest'
-import { coverageProblems, evaluateFixture, parseFixtureAnnotations } from '../../src/engine/fixtures.ts'
-import type { FixtureFile } from '../../src/engine/fixtures.ts'
-import type { Finding } from '../../src/engine/types.ts'
-import { parseRulesText } from '../../src/engine/rules-loader.ts'
+import { coverageProblems, evaluateFixture, parseFixtureAnnotations } from '../../src/engine/rules/fixtures.ts'
+import type { FixtureFile } from '../../src/engine/rules/fixtures.ts'
+import type { Finding } from '../../src/engine/core/types.ts'
+import { parseRulesText } from '../../src/engine/rules/loader.ts'
 import { ruleYaml } from './support/helpers.ts'
 
 describe('parseFixtureAnnotations', () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { scanSources } from '../../src/engine/index.ts'
 import type { LogEvent } from '../../src/engine/index.ts'
-import { parseRulesText } from '../../src/engine/rules-loader.ts'
+import { parseRulesText } from '../../src/engine/rules/loader.ts'
 import { ruleYaml, source } from './support/helpers.ts'
 import { EVAL_RULE, SLOW_RULE, slowFile } from './support/hostile.ts'
 

@@ -1,8 +1,8 @@
 /** Rule matching: constraints, utils, metavariables, language sharing, finding fields. */
 import { describe, expect, it } from 'vitest'
-import { scanSources } from '../../src/engine/scan.ts'
-import { emptySastMetrics, patternRootKind } from '../../src/engine/sast.ts'
-import { parseRulesText } from '../../src/engine/rules-loader.ts'
+import { scanSources } from '../../src/engine/scan/scan.ts'
+import { emptySastMetrics, patternRootKind } from '../../src/engine/sast/analyzer.ts'
+import { parseRulesText } from '../../src/engine/rules/loader.ts'
 import { ruleYaml, source } from './support/helpers.ts'
 
 const sastOnly = { analyzers: ['sast' as const], builtinRules: false }

@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { Lang, parse } from '@ast-grep/napi'
-import { CASE_INSENSITIVE, TextProbe, ofRegex, ruleKindPrecondition, rulePrecondition, ruleRegexFilters } from '../../src/engine/preconditions.ts'
-import { regexFilter } from '../../src/engine/regex-filter.ts'
-import { napiLanguage } from '../../src/engine/languages.ts'
-import type { CodeLanguage } from '../../src/engine/languages.ts'
+import { CASE_INSENSITIVE, TextProbe, ofRegex, ruleKindPrecondition, rulePrecondition, ruleRegexFilters } from '../../src/engine/sast/preconditions.ts'
+import { regexFilter } from '../../src/engine/text/regex-filter.ts'
+import { napiLanguage } from '../../src/engine/core/languages.ts'
+import type { CodeLanguage } from '../../src/engine/core/languages.ts'
 
 const ci = (word: string) => CASE_INSENSITIVE + word
 

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest'
 import { Lang, parse } from '@ast-grep/napi'
 import type { NapiConfig } from '@ast-grep/napi'
-import { asciiRegex, fastRegex, nonCapturing } from '../../src/engine/ascii-regex.ts'
-import { withoutUnusedUtils } from '../../src/engine/sast.ts'
+import { asciiRegex, fastRegex, nonCapturing } from '../../src/engine/text/ascii-regex.ts'
+import { withoutUnusedUtils } from '../../src/engine/sast/analyzer.ts'
 
 /** Whether ast-grep finds a string node of `text` matching `regex`. */
 function matchesString(regex: string, text: string): boolean {

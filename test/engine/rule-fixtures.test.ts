@@ -5,8 +5,8 @@
  */
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { loadBuiltinRules } from '../../src/engine/rules-loader.ts'
-import { coverageProblems, describeResult, loadFixtureFiles, runFixtureSuite } from '../../src/engine/fixtures.ts'
+import { loadBuiltinRules } from '../../src/engine/rules/loader.ts'
+import { coverageProblems, describeResult, loadFixtureFiles, runFixtureSuite } from '../../src/engine/rules/fixtures.ts'
 
 const FIXTURE_ROOT = fileURLToPath(new URL('./fixtures/rules/', import.meta.url))
 

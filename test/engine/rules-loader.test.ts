@@ -2,8 +2,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { RuleValidationError, loadBuiltinRules, parseRulesText } from '../../src/engine/rules-loader.ts'
-import { DEFAULT_RULE_LIMITS } from '../../src/engine/rule-limits.ts'
+import { RuleValidationError, loadBuiltinRules, parseRulesText } from '../../src/engine/rules/loader.ts'
+import { DEFAULT_RULE_LIMITS } from '../../src/engine/rules/limits.ts'
 import { ruleYaml, tempTree } from './support/helpers.ts'
 
 function problemsOf(text: string): RuleValidationError['problems'] {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { scanDirectory, scanSources } from '../../src/engine/index.ts'
 import type { LogEvent, ScanProgress } from '../../src/engine/index.ts'
-import { parseRulesText } from '../../src/engine/rules-loader.ts'
+import { parseRulesText } from '../../src/engine/rules/loader.ts'
 import { ruleYaml, source, tempTree } from './support/helpers.ts'
 
 const rules = parseRulesText(ruleYaml({ id: 'py.os-system' }))

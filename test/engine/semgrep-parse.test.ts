@@ -4,9 +4,9 @@
  * issue fields, and every unsupported feature refused with the rule, the line and the feature.
  */
 import { describe, expect, it } from 'vitest'
-import { RuleValidationError, formatRuleProblem, parseRulesText } from '../../src/engine/rules-loader.ts'
-import { DEFAULT_RULE_LIMITS } from '../../src/engine/rule-limits.ts'
-import type { RuleDocument } from '../../src/engine/types.ts'
+import { RuleValidationError, formatRuleProblem, parseRulesText } from '../../src/engine/rules/loader.ts'
+import { DEFAULT_RULE_LIMITS } from '../../src/engine/rules/limits.ts'
+import type { RuleDocument } from '../../src/engine/core/types.ts'
 
 function problemsOf(text: string, limits = DEFAULT_RULE_LIMITS): string[] {
   try {

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest'
 import { scanSources } from '../../src/engine/index.ts'
 import type { ScanReport } from '../../src/engine/index.ts'
-import { parseRulesText } from '../../src/engine/rules-loader.ts'
+import { parseRulesText } from '../../src/engine/rules/loader.ts'
 
 async function scan(rulesText: string, files: Record<string, string>, workers = 0): Promise<ScanReport> {
   const rules = parseRulesText(rulesText)

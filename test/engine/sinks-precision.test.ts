@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { scanSources } from '../../src/engine/index.ts'
-import type { Finding } from '../../src/engine/types.ts'
+import type { Finding } from '../../src/engine/core/types.ts'
 import { source } from './support/helpers.ts'
 
 const PYTHON = `import subprocess

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { summarizeRepository } from '../../src/engine/summary/index.ts'
 import type { RepositorySummaryData } from '../../src/engine/summary/index.ts'
-import type { DataFlowTrace } from '../../src/engine/types.ts'
+import type { DataFlowTrace } from '../../src/engine/core/types.ts'
 
 const APPS = fileURLToPath(new URL('./fixtures/apps/', import.meta.url))
 

@@ -1,7 +1,7 @@
 /** The one-pass precondition word scanner agrees with plain substring tests. */
 import { describe, expect, it } from 'vitest'
-import { CASE_INSENSITIVE, TextProbe } from '../../src/engine/preconditions.ts'
-import { WordScanner } from '../../src/engine/word-scanner.ts'
+import { CASE_INSENSITIVE, TextProbe } from '../../src/engine/sast/preconditions.ts'
+import { WordScanner } from '../../src/engine/text/word-scanner.ts'
 
 const ci = (word: string) => CASE_INSENSITIVE + word
 

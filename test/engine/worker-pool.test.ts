@@ -1,6 +1,6 @@
 /** Worker processes: tasks and files past their time limit, or whose worker dies, fail alone; the pool goes on. */
 import { describe, expect, it } from 'vitest'
-import { AnalysisCrashError, AnalysisPool, AnalysisTimeoutError, runIsolatedTask } from '../../src/engine/worker-pool.ts'
+import { AnalysisCrashError, AnalysisPool, AnalysisTimeoutError, runIsolatedTask } from '../../src/engine/scan/worker-pool.ts'
 
 const TASKS = new URL('./support/stuck-tasks.ts', import.meta.url).href
 

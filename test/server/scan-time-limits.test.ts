@@ -4,7 +4,7 @@
  * seconds, and the worker processes doing it are gone.
  */
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_RULE_LIMITS } from '../../src/engine/rule-limits.ts'
+import { DEFAULT_RULE_LIMITS } from '../../src/engine/rules/limits.ts'
 import { useTestApp, type TestApp } from '../support/app.ts'
 import { makeApiKeyPrincipal, type Principal } from '../support/factories.ts'
 import { analysisWorkerPids, cpuSeconds, isRunning, startServiceProcess, waitFor } from '../support/processes.ts'

@@ -36,7 +36,7 @@ export async function startServiceProcess(role: 'api' | 'worker' | 'all', databa
   return { child, url: `http://127.0.0.1:${port}`, output: () => output, exited }
 }
 
-/** Pids of the analysis worker processes (src/engine/analysis-worker.ts) started by `parentPid`. */
+/** Pids of the analysis worker processes (src/engine/scan/analysis-worker.ts) started by `parentPid`. */
 export function analysisWorkerPids(parentPid: number): number[] {
   const pids: number[] = []
   for (const entry of readdirSync('/proc')) {

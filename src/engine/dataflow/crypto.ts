@@ -11,8 +11,8 @@
  * library call returns; the hits are kept per engine and turned into findings by
  * `algorithmFindings`. Configuration texts are attached to the program by `attachConfig`.
  */
-import type { Category, Finding } from '../types.ts'
-import { buildFinding, fingerprintOf, normalizeMatchedText, occurrenceIndexes } from '../findings.ts'
+import type { Category, Finding } from '../core/types.ts'
+import { buildFinding, fingerprintOf, normalizeMatchedText, occurrenceIndexes } from '../core/findings.ts'
 import { argFor } from './call-context.ts'
 import type { CallContext } from './call-context.ts'
 import type { Engine } from './engine.ts'

@@ -12,7 +12,7 @@ import type { SinkSpec } from './spec.ts'
 import type { TaintOverlay } from './overlay.ts'
 import { FunctionRun } from './interpreter.ts'
 import { State } from './state.ts'
-import { parentDir } from '../repo-paths.ts'
+import { parentDir } from '../core/repo-paths.ts'
 import { CLEAN, deepFacts, readField, sanitizerFor, val, withField } from './values.ts'
 import type { Fact, Step, Val } from './values.ts'
 

@@ -7,9 +7,9 @@
  * analyzeDataFlow takes every file of the supported languages at once (calls are followed across
  * files); supportsDataFlow says which files those are.
  */
-import type { DataFlowTrace, Finding } from '../types.ts'
-import { ensureLanguagesRegistered, languageFromPath } from '../languages.ts'
-import type { SecretsDetector } from '../secrets-bridge.ts'
+import type { DataFlowTrace, Finding } from '../core/types.ts'
+import { ensureLanguagesRegistered, languageFromPath } from '../core/languages.ts'
+import type { SecretsDetector } from '../secrets/bridge.ts'
 import { AbortError, Engine } from './engine.ts'
 import type { TraceRecord } from './engine.ts'
 import { bareSpecFor } from './languages/bare.ts'

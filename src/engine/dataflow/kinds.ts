@@ -3,7 +3,7 @@
  * reach, each with its category, CWE, severity and advice) and kinds of sources (where untrusted
  * data enters). Language specs only point at these; findings take their metadata from here.
  */
-import type { Category, Severity } from '../types.ts'
+import type { Category, Severity } from '../core/types.ts'
 
 export const SINK_KINDS = [
   'sql',

@@ -3,7 +3,7 @@
  * (same file, same category, overlapping spans), the data-flow finding stays, since it carries
  * the path that makes the sink dangerous; everything else is kept.
  */
-import type { Category, Finding } from '../types.ts'
+import type { Category, Finding } from '../core/types.ts'
 
 type Position = readonly [line: number, column: number]
 

@@ -5,15 +5,15 @@
  */
 import { parse } from '@ast-grep/napi'
 import type { SgNode } from '@ast-grep/napi'
-import { languageFromPath, napiLanguage } from '../languages.ts'
-import type { CodeLanguage, FileLanguage } from '../languages.ts'
+import { languageFromPath, napiLanguage } from '../core/languages.ts'
+import type { CodeLanguage, FileLanguage } from '../core/languages.ts'
 import type { ImportBinding, ImportDecl, Stmt } from './ir.ts'
 import { Lowerer } from './lower.ts'
 import { catalogFor } from './catalog.ts'
 import type { Catalog } from './catalog.ts'
 import { specFor } from './languages/index.ts'
 import type { LanguageSpec } from './spec.ts'
-import { JS_MODULE_EXTENSIONS, joinRepoPath, normalizeRepoPath, parentDir } from '../repo-paths.ts'
+import { JS_MODULE_EXTENSIONS, joinRepoPath, normalizeRepoPath, parentDir } from '../core/repo-paths.ts'
 import type { DependencyManifests } from './manifests.ts'
 
 export interface FileInput {

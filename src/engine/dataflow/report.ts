@@ -4,12 +4,12 @@
  * built like the pattern rules' findings (findings.ts) with the trace as explanation and
  * `dataFlow`.
  */
-import type { DataFlowStep, DataFlowTrace, Finding } from '../types.ts'
-import { buildFinding, capLine, fingerprintOf, normalizeMatchedText, occurrenceIndexes, quoteCode } from '../findings.ts'
-import { languageFromPath } from '../languages.ts'
-import type { FileLanguage } from '../languages.ts'
-import type { SecretsDetector } from '../secrets-bridge.ts'
-import { SourceFile } from '../source-file.ts'
+import type { DataFlowStep, DataFlowTrace, Finding } from '../core/types.ts'
+import { buildFinding, capLine, fingerprintOf, normalizeMatchedText, occurrenceIndexes, quoteCode } from '../core/findings.ts'
+import { languageFromPath } from '../core/languages.ts'
+import type { FileLanguage } from '../core/languages.ts'
+import type { SecretsDetector } from '../secrets/bridge.ts'
+import { SourceFile } from '../core/source-file.ts'
 import type { Site } from './ir.ts'
 import type { TraceRecord } from './engine.ts'
 import { SINK_KIND_INFO, SOURCE_KIND_INFO } from './kinds.ts'

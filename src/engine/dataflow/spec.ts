@@ -9,7 +9,7 @@
  * call's callee or an access path both as written (`cursor.execute`) and as resolved through
  * imports and declared types (`subprocess.run` for `sp.run` after `import subprocess as sp`).
  */
-import type { CodeLanguage } from '../languages.ts'
+import type { CodeLanguage } from '../core/languages.ts'
 import type { SinkKind, SourceKind, SourceScope } from './kinds.ts'
 
 /** Where a part of a node is: a field name, or named children picked by kind or position. */

@@ -3,8 +3,8 @@
  * in, the result out, and a progress report before each file, so that the worker's time limit
  * counts per file and names the file that stalled it.
  */
-import type { WorkerTaskFunction } from '../analysis-worker.ts'
-import { loadSecretsDetector } from '../secrets-bridge.ts'
+import type { WorkerTaskFunction } from '../scan/analysis-worker.ts'
+import { loadSecretsDetector } from '../secrets/bridge.ts'
 import { analyzeDataFlowAsync } from './index.ts'
 import type { DataFlowResult } from './index.ts'
 

@@ -3,8 +3,8 @@
  * lowercase copy, and a line-start index for offset -> line/column. Each view is computed at
  * most once per file, and only when a detector needs it.
  */
-import { CASE_INSENSITIVE } from '../preconditions.ts'
-import { WordScanner } from '../word-scanner.ts'
+import { CASE_INSENSITIVE } from '../sast/preconditions.ts'
+import { WordScanner } from '../text/word-scanner.ts'
 
 /**
  * Every detector keyword (case-insensitive ones prefixed with CASE_INSENSITIVE), registered by

@@ -2,7 +2,7 @@
  * Vocabulary of the secrets analyzer: the match it reports to the engine core and the
  * shape of its detectors.
  */
-import type { Severity } from '../types.ts'
+import type { Severity } from '../core/types.ts'
 import type { PathProfile } from './path-profile.ts'
 import type { ScanText } from './scan-text.ts'
 

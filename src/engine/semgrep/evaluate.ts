@@ -15,7 +15,7 @@
  */
 import { parse } from '@ast-grep/napi'
 import type { SgNode } from '@ast-grep/napi'
-import { isCodeLanguage, isLanguageAvailable, napiLanguage } from '../languages.ts'
+import { isCodeLanguage, isLanguageAvailable, napiLanguage } from '../core/languages.ts'
 import type { SemgrepBinding, SemgrepClause, SemgrepFormula, SemgrepMatch, SemgrepRule } from './types.ts'
 import { PatternError, compilePattern, equivalentForms, sameRange, toJsRegex, unescapeQuotes } from './pattern.ts'
 import type { CompiledPattern, PatternStep, Placeholder } from './pattern.ts'
@@ -23,8 +23,8 @@ import { evaluateComparison, parseComparison } from './comparison.ts'
 import { aliasVariants, importAliases } from './imports.ts'
 import { declaredTypes, typeMatches } from './types-of.ts'
 import { fileConstants } from './constants.ts'
-import { regexFilter } from '../regex-filter.ts'
-import type { RegexFilter } from '../regex-filter.ts'
+import { regexFilter } from '../text/regex-filter.ts'
+import type { RegexFilter } from '../text/regex-filter.ts'
 
 type Bindings = Record<string, SemgrepBinding>
 

@@ -5,8 +5,8 @@
  * behavior"), so it is read leniently: what maps is used, what does not is left out, never an
  * error. Documented in docs/rules.md ("Semgrep rules").
  */
-import { OWASP_TOP_10_2021, userRuleDefaults } from '../rule-schema.ts'
-import type { Category, Severity } from '../types.ts'
+import { OWASP_TOP_10_2021, userRuleDefaults } from '../rules/schema.ts'
+import type { Category, Severity } from '../core/types.ts'
 
 /**
  * Semgrep's severities. The older ERROR / WARNING / INFO are Semgrep's own aliases of HIGH /

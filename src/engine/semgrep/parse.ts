@@ -1,7 +1,7 @@
 /**
  * Semgrep rule files, read as they are: a YAML document whose top-level `rules:` holds a list of
  * Semgrep rules is compiled, rule by rule, to RuleDocuments carrying a SemgrepRule (types.ts),
- * one per target language. rules-loader.ts tells the two formats apart (isSemgrepDocument) and
+ * one per target language. rules/loader.ts tells the two formats apart (isSemgrepDocument) and
  * applies the same text limits to both; this file checks every key against Semgrep's rule
  * syntax and refuses what Parapet cannot run (`mode: join`, `generic`, `metavariable-type`...)
  * with a problem naming the rule, the line of the offending key and the feature, never
@@ -9,11 +9,11 @@
  */
 import { isAlias, isMap, isPair, isScalar, isSeq } from 'yaml'
 import type { Document, Node as YamlNode } from 'yaml'
-import type { RuleDocument, Severity } from '../types.ts'
-import type { CodeLanguage } from '../languages.ts'
-import { bracketNesting } from '../rule-limits.ts'
-import type { RuleLimits } from '../rule-limits.ts'
-import { RULE_ID, titleFromMessage } from '../rule-schema.ts'
+import type { RuleDocument, Severity } from '../core/types.ts'
+import type { CodeLanguage } from '../core/languages.ts'
+import { bracketNesting } from '../rules/limits.ts'
+import type { RuleLimits } from '../rules/limits.ts'
+import { RULE_ID, titleFromMessage } from '../rules/schema.ts'
 import { SEMGREP_SEVERITIES, issueFieldsOf } from './metadata.ts'
 import type { SemgrepClause, SemgrepFormula, SemgrepPropagator, SemgrepRule, SemgrepTaint, SemgrepTaintSpec } from './types.ts'
 
@@ -173,7 +173,7 @@ type Located =
 
 /**
  * The document's nodes with lines. Aliases resolve to their anchor's node (and line). The value
- * was expanded once already under the alias-count limit (rules-loader.ts), so this walk is
+ * was expanded once already under the alias-count limit (rules/loader.ts), so this walk is
  * bounded by the same expansion; nodes are memoized so an anchor is converted once.
  */
 function locate(doc: Document.Parsed, lineOf: (offset: number) => number): Located {

@@ -26,8 +26,8 @@
  */
 import { parse } from '@ast-grep/napi'
 import type { NapiConfig, SgNode } from '@ast-grep/napi'
-import { ensureLanguagesRegistered, expandoChar, isCodeLanguage, isLanguageAvailable, napiLanguage } from '../languages.ts'
-import type { CodeLanguage } from '../languages.ts'
+import { ensureLanguagesRegistered, expandoChar, isCodeLanguage, isLanguageAvailable, napiLanguage } from '../core/languages.ts'
+import type { CodeLanguage } from '../core/languages.ts'
 
 /** A generated metavariable and what its captured node must satisfy. */
 export type Placeholder =

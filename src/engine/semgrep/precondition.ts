@@ -10,7 +10,7 @@
  * requires one of its alternatives' longest words; negative terms, regexes and metavariable
  * filters require nothing.
  */
-import type { Precondition } from '../preconditions.ts'
+import type { Precondition } from '../sast/preconditions.ts'
 import type { SemgrepFormula } from './types.ts'
 
 const WORD = /[A-Za-z_][A-Za-z0-9_]*/g

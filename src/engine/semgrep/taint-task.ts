@@ -3,9 +3,9 @@
  * rules in, findings out, and a progress report before each file, so that the worker's time
  * limit counts per file and names the file that stalled it.
  */
-import type { WorkerTaskFunction } from '../analysis-worker.ts'
-import { loadSecretsDetector } from '../secrets-bridge.ts'
-import type { RuleDocument } from '../types.ts'
+import type { WorkerTaskFunction } from '../scan/analysis-worker.ts'
+import { loadSecretsDetector } from '../secrets/bridge.ts'
+import type { RuleDocument } from '../core/types.ts'
 import { analyzeTaintRules } from './taint.ts'
 import type { TaintRulesResult } from './taint.ts'
 

@@ -17,13 +17,13 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, dirname, join, relative, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { Finding, RuleDocument } from '../types.ts'
-import { RuleValidationError, formatRuleProblem, parseRulesText } from '../rules-loader.ts'
-import { scanSources } from '../scan.ts'
-import { evaluateFixture, fixtureLanguage, parseFixtureAnnotations } from '../fixtures.ts'
-import type { AnnotationKind, FixtureAnnotation, FixtureFile, FixtureResult } from '../fixtures.ts'
-import { commentSyntax, isCodeLanguage } from '../languages.ts'
-import type { FileLanguage } from '../languages.ts'
+import type { Finding, RuleDocument } from '../core/types.ts'
+import { RuleValidationError, formatRuleProblem, parseRulesText } from '../rules/loader.ts'
+import { scanSources } from '../scan/scan.ts'
+import { evaluateFixture, fixtureLanguage, parseFixtureAnnotations } from '../rules/fixtures.ts'
+import type { AnnotationKind, FixtureAnnotation, FixtureFile, FixtureResult } from '../rules/fixtures.ts'
+import { commentSyntax, isCodeLanguage } from '../core/languages.ts'
+import type { FileLanguage } from '../core/languages.ts'
 
 /** Semgrep's confusion matrix: TP `ruleid` found, TN `ok` clean, FP reported without `ruleid`, FN `ruleid` missed. */
 export interface Confusion {

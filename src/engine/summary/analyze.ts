@@ -6,7 +6,7 @@
  */
 import { parseAsync } from '@ast-grep/napi'
 import type { SgNode } from '@ast-grep/napi'
-import { isLanguageAvailable, napiLanguage } from '../languages.ts'
+import { isLanguageAvailable, napiLanguage } from '../core/languages.ts'
 import type { CodeFile } from './collect.ts'
 import { extractGeneric, headerCut, importSection } from './extract/generic.ts'
 import type { ParsePlan } from './extract/generic.ts'

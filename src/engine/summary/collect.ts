@@ -4,9 +4,9 @@
  * (vendored folders, tests, binary, minified and generated files, files over the size limit),
  * using the scan's own file selection so the summary sees what the scan sees.
  */
-import { DEFAULT_IGNORED_DIRS, DEFAULT_MAX_FILE_BYTES, classifyContent, classifyPath, isInIgnoredDir, looksBinary } from '../file-selection.ts'
-import { isCodeLanguage } from '../languages.ts'
-import type { CodeLanguage } from '../languages.ts'
+import { DEFAULT_IGNORED_DIRS, DEFAULT_MAX_FILE_BYTES, classifyContent, classifyPath, isInIgnoredDir, looksBinary } from '../scan/file-selection.ts'
+import { isCodeLanguage } from '../core/languages.ts'
+import type { CodeLanguage } from '../core/languages.ts'
 import { manifestEcosystem } from './manifests.ts'
 import type { TextFile } from './model.ts'
 import { countLines } from './text.ts'

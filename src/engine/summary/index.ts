@@ -7,8 +7,8 @@
  * entry points, exits, import graph, call chains -> eight bounded, deterministic sections.
  * See docs/summary.md.
  */
-import { ensureLanguagesRegistered } from '../languages.ts'
-import type { DataFlowTrace } from '../types.ts'
+import { ensureLanguagesRegistered } from '../core/languages.ts'
+import type { DataFlowTrace } from '../core/types.ts'
 import { analyzeFiles } from './analyze.ts'
 import { collectSources } from './collect.ts'
 import { allModels, collectEntries, libraryUsage } from './context.ts'

@@ -3,7 +3,7 @@
  * cross-file resolution. Every later stage (import graph, routes, call chains, sections)
  * works on these plain objects only, so syntax trees can be dropped as soon as a file is done.
  */
-import type { CodeLanguage } from '../languages.ts'
+import type { CodeLanguage } from '../core/languages.ts'
 
 export type ExitKind = 'database' | 'http' | 'shell' | 'filesystem'
 export const EXIT_KINDS: readonly ExitKind[] = ['database', 'http', 'shell', 'filesystem']

@@ -11,7 +11,7 @@ import { libraryForJava, npmPackageName } from './catalog.ts'
 import type { Ecosystem } from './catalog.ts'
 import type { Manifest } from './manifests.ts'
 import type { FileFacts, ImportFact } from './model.ts'
-import { JS_MODULE_EXTENSIONS, joinRepoPath, normalizeRepoPath, parentDir } from '../repo-paths.ts'
+import { JS_MODULE_EXTENSIONS, joinRepoPath, normalizeRepoPath, parentDir } from '../core/repo-paths.ts'
 
 export interface ResolvedBinding {
   file: string

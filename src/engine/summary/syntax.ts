@@ -4,7 +4,7 @@
  * walk over children) and extractors call them only on nodes they already know matter.
  */
 import type { NapiConfig, SgNode } from '@ast-grep/napi'
-import { fastRegex } from '../ascii-regex.ts'
+import { fastRegex } from '../text/ascii-regex.ts'
 
 export function startLine(node: SgNode): number {
   return node.range().start.line + 1

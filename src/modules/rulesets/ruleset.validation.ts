@@ -2,10 +2,10 @@
  * What a ruleset accepts, once for both surfaces: field limits (the REST body schema and the
  * GraphQL input check share them) and, for rules_text, the engine's rule parser, which also
  * applies the configured bounds on rule texts (size, rules, nesting, pattern length: see
- * src/engine/rule-limits.ts) before ast-grep sees anything.
+ * src/engine/rules/limits.ts) before ast-grep sees anything.
  */
 import { z } from 'zod'
-import type { RuleLimits } from '../../engine/rule-limits.ts'
+import type { RuleLimits } from '../../engine/rules/limits.ts'
 import { ValidationError } from '../../errors.ts'
 import { parseInput } from '../../http/rest/validation.ts'
 import type { RulesetInput } from './ruleset.service.ts'
@@ -41,7 +41,7 @@ export async function checkRulesetInput(input: RulesetInput, mode: 'create' | 'u
 /** The engine's rule parser decides; every problem is reported, each naming its rule and line. */
 async function checkRules(text: string, limits: RuleLimits | undefined): Promise<void> {
   // the parser brings the syntax-tree engine with it: API processes load it on the first ruleset write only
-  const { parseRulesText, RuleValidationError } = await import('../../engine/rules-loader.ts')
+  const { parseRulesText, RuleValidationError } = await import('../../engine/rules/loader.ts')
   try {
     parseRulesText(text, 'rules_text', limits ? { limits } : {})
   } catch (error) {

@@ -1,6 +1,6 @@
 /** REST rows of scans: create, list, stop, status, task status, results and logs. */
 import { z } from 'zod'
-import { AVAILABLE_ANALYZERS } from '../../engine/analyzer.ts'
+import { AVAILABLE_ANALYZERS } from '../../engine/core/analyzer.ts'
 import { defineRoute } from '../../http/rest/route-table.ts'
 import { enumName, idParam, queryInteger } from '../../http/rest/validation.ts'
 import { ISSUE_FIELDS } from '../issues/issue.routes.ts'

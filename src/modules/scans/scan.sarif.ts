@@ -1,16 +1,16 @@
 /**
  * The SARIF 2.1.0 log of a completed scan, from its stored issues: the engine renders the results
- * (src/engine/sarif.ts, as the CLI does, data-flow traces as code flows), annotated with what only
+ * (src/engine/output/sarif.ts, as the CLI does, data-flow traces as code flows), annotated with what only
  * the server knows: each result's state against the scan's base (`new` / `unchanged`), a triage
  * decision of false positive as an external suppression justified by the issue's notes, and the
  * run's identity and base, so that code-scanning tools can follow results from one upload to the next.
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { ANALYZERS, type AnalyzerName, type Category, type Finding } from '../../engine/index.ts'
-import { languageFromPath } from '../../engine/languages.ts'
-import { userRuleDefaults } from '../../engine/rule-schema.ts'
-import { toSarif, type SarifLog, type SarifResultAnnotations, type SarifSuppression } from '../../engine/sarif.ts'
-import type { DataFlowTrace } from '../../engine/types.ts'
+import { languageFromPath } from '../../engine/core/languages.ts'
+import { userRuleDefaults } from '../../engine/rules/schema.ts'
+import { toSarif, type SarifLog, type SarifResultAnnotations, type SarifSuppression } from '../../engine/output/sarif.ts'
+import type { DataFlowTrace } from '../../engine/core/types.ts'
 import type { IssueRecord } from '../issues/issue.records.ts'
 import { compareScan, completedScanIssues } from './scan.service.ts'
 

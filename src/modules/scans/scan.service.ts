@@ -6,8 +6,8 @@
  */
 import { UniqueConstraintViolationException } from '@mikro-orm/core'
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { AVAILABLE_ANALYZERS } from '../../engine/analyzer.ts'
-import type { AnalyzerName } from '../../engine/types.ts'
+import { AVAILABLE_ANALYZERS } from '../../engine/core/analyzer.ts'
+import type { AnalyzerName } from '../../engine/core/types.ts'
 import { existsInOtherOrg, orgOf } from '../../db/org-scope.ts'
 import { publishCancel } from '../../events/event-hub.ts'
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.ts'

@@ -25,7 +25,7 @@ import path from 'node:path'
 import { Transform, type Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import yauzl, { type Entry, type ZipFile } from 'yauzl'
-import { languageFromPath } from '../../engine/languages.ts'
+import { languageFromPath } from '../../engine/core/languages.ts'
 import { BadRequestError, PayloadTooLargeError } from '../../errors.ts'
 
 export interface UploadLimits {

@@ -1,5 +1,5 @@
 /** Worker tasks that never finish, or take their worker down, for the tests of worker-pool.ts. */
-import type { WorkerTaskFunction } from '../../../src/engine/analysis-worker.ts'
+import type { WorkerTaskFunction } from '../../../src/engine/scan/analysis-worker.ts'
 
 /** Reports progress on `first`, then `second`, then spins forever on the main thread. */
 export const spinAfterTwoSteps: WorkerTaskFunction<{ first: string; second: string }, never> = (input, progress) => {

@@ -4,7 +4,7 @@
  * propagators (overlay.ts) are the only ones; the built-in catalog would add findings and
  * sanitizers the rule never asked for. Go has a spec only here: its built-in catalog is empty.
  */
-import type { FileLanguage } from '../../languages.ts'
+import type { FileLanguage } from '../../core/languages.ts'
 import type { LanguageSpec } from '../spec.ts'
 import { GO_SPEC } from './go.ts'
 import { JAVA_SPEC } from './java.ts'

@@ -2,7 +2,7 @@
  * The language specs the data-flow engine knows, by file language. A language without an entry
  * here is not analyzed for data flow.
  */
-import type { CodeLanguage, FileLanguage } from '../../languages.ts'
+import type { CodeLanguage, FileLanguage } from '../../core/languages.ts'
 import type { LanguageSpec } from '../spec.ts'
 import { JAVA_SPEC } from './java.ts'
 import { JAVASCRIPT_SPEC } from './javascript.ts'

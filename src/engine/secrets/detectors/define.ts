@@ -3,7 +3,7 @@
  * regex, the capture group holding the secret, a fake/placeholder check on the token's
  * random part, then an optional format-specific verification (checksum, decoding, context).
  */
-import type { Severity } from '../../types.ts'
+import type { Severity } from '../../core/types.ts'
 import type { PathProfile } from '../path-profile.ts'
 import { looksLikeFakeToken } from '../placeholders.ts'
 import { registerKeywords } from '../scan-text.ts'

@@ -7,7 +7,7 @@
  * whole when a `main` might be in them: that keeps a large polyglot repository cheap.
  */
 import type { NapiConfig, SgNode } from '@ast-grep/napi'
-import type { CodeLanguage } from '../../languages.ts'
+import type { CodeLanguage } from '../../core/languages.ts'
 import type { FileFacts } from '../model.ts'
 import { fastRule, literalString, namedChildren, startLine } from '../syntax.ts'
 

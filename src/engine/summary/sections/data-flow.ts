@@ -6,7 +6,7 @@
 import type { SummaryContext } from '../context.ts'
 import { capped, LIMITS } from '../limits.ts'
 import type { RouteInfo } from '../routes.ts'
-import type { DataFlowTrace } from '../../types.ts'
+import type { DataFlowTrace } from '../../core/types.ts'
 import { at, compareText, oneLine, sortByKeys } from '../text.ts'
 
 interface Counts {

@@ -1,11 +1,11 @@
 /**
- * Access to the secrets detector (src/engine/secrets/). It is loaded on first use so that the
+ * Access to the secrets detector (index.ts in this folder). It is loaded on first use so that the
  * rest of the engine works, without secret detection and redaction, in a build that lacks it.
  * The interface below is the contract the detector exports.
  */
 
-export type { SecretMatch } from './secrets/types.ts'
-import type { SecretMatch } from './secrets/types.ts'
+export type { SecretMatch } from './types.ts'
+import type { SecretMatch } from './types.ts'
 
 export interface SecretsDetector {
   findSecrets(path: string, text: string): SecretMatch[]
@@ -31,7 +31,7 @@ function isDetector(module: unknown): module is Pick<SecretsDetector, 'findSecre
 export function loadSecretsDetector(): Promise<SecretsDetectorLoad> {
   loading ??= (async () => {
     // A computed specifier keeps the type checker from requiring the module to exist.
-    const specifier = './secrets/index.ts'
+    const specifier = './index.ts'
     try {
       const module: unknown = await import(specifier)
       if (!isDetector(module)) return { detector: null, problem: 'secrets module does not export findSecrets and redact' }

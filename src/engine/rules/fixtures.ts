@@ -8,10 +8,10 @@
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
-import type { Finding, RuleDocument } from './types.ts'
-import { scanSources } from './scan.ts'
-import { commentSyntax, isCodeLanguage, languageFromPath, languageFromShebang } from './languages.ts'
-import type { CommentSyntax, FileLanguage } from './languages.ts'
+import type { Finding, RuleDocument } from '../core/types.ts'
+import { scanSources } from '../scan/scan.ts'
+import { commentSyntax, isCodeLanguage, languageFromPath, languageFromShebang } from '../core/languages.ts'
+import type { CommentSyntax, FileLanguage } from '../core/languages.ts'
 
 export const ANNOTATION_KINDS = ['ruleid', 'ok', 'todoruleid', 'todook'] as const
 export type AnnotationKind = (typeof ANNOTATION_KINDS)[number]

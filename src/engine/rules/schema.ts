@@ -3,9 +3,9 @@
  * plus the metadata vocabularies it checks against (severities, OWASP Top 10 2021 names).
  */
 import { z } from 'zod'
-import { CATEGORIES, SEVERITIES } from './types.ts'
-import type { Severity } from './types.ts'
-import { CODE_LANGUAGES } from './languages.ts'
+import { CATEGORIES, SEVERITIES } from '../core/types.ts'
+import type { Severity } from '../core/types.ts'
+import { CODE_LANGUAGES } from '../core/languages.ts'
 
 /** ast-grep's own severity words, accepted for compatibility with existing rule files. */
 export const AST_GREP_SEVERITIES: Record<string, Severity> = {
@@ -122,7 +122,7 @@ export const ruleDocumentSchema = z.strictObject(
 /**
  * A user rule (rulesets, the CLI's --rules) may be written in ast-grep's own format: only `id`,
  * `language`, `rule` and `message` are required. The security metadata is optional, and still
- * checked when given; rules-loader.ts fills what is left out (userRuleDefaults).
+ * checked when given; loader.ts fills what is left out (userRuleDefaults).
  */
 export const userRuleDocumentSchema = ruleDocumentSchema
   .extend({

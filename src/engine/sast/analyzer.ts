@@ -13,24 +13,24 @@
  */
 import { parse } from '@ast-grep/napi'
 import type { NapiConfig, SgNode } from '@ast-grep/napi'
-import type { Finding, RuleDocument, Severity } from './types.ts'
-import type { Analyzer } from './analyzer.ts'
-import { modelName } from './analyzer.ts'
-import { CODE_LANGUAGES, isCodeLanguage, isLanguageAvailable, napiLanguage, ruleLanguagesFor } from './languages.ts'
-import type { CodeLanguage, FileLanguage } from './languages.ts'
+import type { Finding, RuleDocument, Severity } from '../core/types.ts'
+import type { Analyzer } from '../core/analyzer.ts'
+import { modelName } from '../core/analyzer.ts'
+import { CODE_LANGUAGES, isCodeLanguage, isLanguageAvailable, napiLanguage, ruleLanguagesFor } from '../core/languages.ts'
+import type { CodeLanguage, FileLanguage } from '../core/languages.ts'
 import { TextProbe, ruleKindPrecondition, rulePrecondition, ruleRegexFilters } from './preconditions.ts'
-import type { RegexFilter } from './regex-filter.ts'
-import { WordScanner } from './word-scanner.ts'
+import type { RegexFilter } from '../text/regex-filter.ts'
+import { WordScanner } from '../text/word-scanner.ts'
 import type { Precondition, RuleParts } from './preconditions.ts'
-import { napiConfigOf } from './rules-loader.ts'
-import { withAsciiRegexes } from './ascii-regex.ts'
-import { buildFinding, fingerprintOf, normalizeMatchedText, occurrenceIndexes, quoteCode } from './findings.ts'
-import type { MatchSpan } from './findings.ts'
-import type { SourceFile } from './source-file.ts'
-import { evaluateFormula } from './semgrep/evaluate.ts'
-import { semgrepPathSelected } from './semgrep/paths.ts'
-import { semgrepPrecondition } from './semgrep/precondition.ts'
-import type { SemgrepBinding, SemgrepFormula, SemgrepRule } from './semgrep/types.ts'
+import { napiConfigOf } from '../rules/loader.ts'
+import { withAsciiRegexes } from '../text/ascii-regex.ts'
+import { buildFinding, fingerprintOf, normalizeMatchedText, occurrenceIndexes, quoteCode } from '../core/findings.ts'
+import type { MatchSpan } from '../core/findings.ts'
+import type { SourceFile } from '../core/source-file.ts'
+import { evaluateFormula } from '../semgrep/evaluate.ts'
+import { semgrepPathSelected } from '../semgrep/paths.ts'
+import { semgrepPrecondition } from '../semgrep/precondition.ts'
+import type { SemgrepBinding, SemgrepFormula, SemgrepRule } from '../semgrep/types.ts'
 
 export const SAST_VERSION = '1.0'
 
@@ -196,7 +196,7 @@ export class SastAnalyzer implements Analyzer {
   constructor(allRules: RuleDocument[], options: SastOptions = {}) {
     this.metrics = options.metrics ?? emptySastMetrics()
     this.onRuleError = options.onRuleError
-    // Semgrep taint rules are run by the data-flow analysis (scan.ts), not file by file here.
+    // Semgrep taint rules are run by the data-flow analysis (scan/scan.ts), not file by file here.
     const rules = allRules.filter((rule) => rule.semgrep?.mode !== 'taint')
     this.ruleCount = rules.length
     for (const language of CODE_LANGUAGES) {

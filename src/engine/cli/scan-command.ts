@@ -6,7 +6,7 @@
  * per-file time limit: a file past it is skipped with a warning.
  *
  * Extra rules (--rules, any number of files or folders of them) are in Parapet's rule format or
- * Semgrep's, told apart by shape (rules-loader.ts).
+ * Semgrep's, told apart by shape (rules/loader.ts).
  *
  * With --baseline (an earlier SARIF report), only findings whose fingerprint the baseline lacks
  * are reported, in either format, and --fail-on looks at those alone: a CI gate on new findings.
@@ -15,15 +15,15 @@ import { readFile, stat, writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { pathToFileURL } from 'node:url'
-import { ANALYZERS, SEVERITIES } from './types.ts'
-import type { AnalyzerName, RuleDocument, Severity } from './types.ts'
-import { RuleValidationError, formatRuleProblem, listRuleFiles, loadBuiltinRulesLeniently, parseRulesTextLeniently, ruleOrigin } from './rules-loader.ts'
-import type { RuleProblem } from './rules-loader.ts'
-import { scanDirectory } from './scan.ts'
-import { formatSeconds } from './worker-pool.ts'
-import type { LogEvent, ScanReport } from './scan.ts'
-import { sarifFingerprints, toSarif } from './sarif.ts'
-import { ENGINE_VERSION } from './version.ts'
+import { ANALYZERS, SEVERITIES } from '../core/types.ts'
+import type { AnalyzerName, RuleDocument, Severity } from '../core/types.ts'
+import { RuleValidationError, formatRuleProblem, listRuleFiles, loadBuiltinRulesLeniently, parseRulesTextLeniently, ruleOrigin } from '../rules/loader.ts'
+import type { RuleProblem } from '../rules/loader.ts'
+import { scanDirectory } from '../scan/scan.ts'
+import { formatSeconds } from '../scan/worker-pool.ts'
+import type { LogEvent, ScanReport } from '../scan/scan.ts'
+import { sarifFingerprints, toSarif } from '../output/sarif.ts'
+import { ENGINE_VERSION } from '../core/version.ts'
 
 const USAGE = `Usage: parapet scan <dir> [options]
 

@@ -4,12 +4,12 @@
  * fingerprint hashes a digest of the secret.
  */
 import { createHash } from 'node:crypto'
-import type { Finding, Severity } from './types.ts'
-import type { Analyzer } from './analyzer.ts'
-import { modelName } from './analyzer.ts'
-import { buildFinding, fingerprintOf, occurrenceIndexes } from './findings.ts'
-import type { SourceFile } from './source-file.ts'
-import type { SecretMatch } from './secrets-bridge.ts'
+import type { Finding, Severity } from '../core/types.ts'
+import type { Analyzer } from '../core/analyzer.ts'
+import { modelName } from '../core/analyzer.ts'
+import { buildFinding, fingerprintOf, occurrenceIndexes } from '../core/findings.ts'
+import type { SourceFile } from '../core/source-file.ts'
+import type { SecretMatch } from './bridge.ts'
 
 export const SECRETS_VERSION = '1.0'
 const OWASP_A07 = 'A07:2021 - Identification and Authentication Failures'

@@ -10,7 +10,7 @@
  * - Fingerprint: identity of a finding across scans; built from rule id, path, normalized
  *   matched text and occurrence index, never from the line number.
  */
-import type { SemgrepRule } from './semgrep/types.ts'
+import type { SemgrepRule } from '../semgrep/types.ts'
 
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const
 export type Severity = (typeof SEVERITIES)[number]

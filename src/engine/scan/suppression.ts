@@ -3,7 +3,7 @@
  * Semgrep), optionally narrowed to rules with `parapet-ignore: rule.one, rule.two`, in a
  * comment on the finding's first line or on a comment line just above it.
  */
-import type { CommentSyntax } from './languages.ts'
+import type { CommentSyntax } from '../core/languages.ts'
 
 const MARKER = /\b(?:parapet-ignore|nosemgrep)\b(?:[ \t]*:[ \t]*([A-Za-z0-9_.\-/]+(?:[ \t]*,[ \t]*[A-Za-z0-9_.\-/]+)*))?/
 

@@ -12,25 +12,25 @@
 import { open, stat } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
-import { ANALYZERS } from './types.ts'
-import type { AnalyzerName, DataFlowTrace, Finding, RuleDocument, ScanStats } from './types.ts'
-import { analyzeDataFlowAsync, mergeWithPatternFindings, supportsDataFlow, withoutCleanSinkFindings, type DataFlowResult } from './dataflow/index.ts'
-import { isRepositoryConfig } from './dataflow/crypto.ts'
-import { isDependencyManifest } from './dataflow/manifests.ts'
-import type { DataFlowTaskInput } from './dataflow/task.ts'
+import { ANALYZERS } from '../core/types.ts'
+import type { AnalyzerName, DataFlowTrace, Finding, RuleDocument, ScanStats } from '../core/types.ts'
+import { analyzeDataFlowAsync, mergeWithPatternFindings, supportsDataFlow, withoutCleanSinkFindings, type DataFlowResult } from '../dataflow/index.ts'
+import { isRepositoryConfig } from '../dataflow/crypto.ts'
+import { isDependencyManifest } from '../dataflow/manifests.ts'
+import type { DataFlowTaskInput } from '../dataflow/task.ts'
 import { DEFAULT_IGNORED_DIRS, DEFAULT_MAX_FILE_BYTES, classifyContent, classifyPath, isInIgnoredDir } from './file-selection.ts'
 import type { SkipReason } from './file-selection.ts'
 import { FileAnalysis, createAnalyzers } from './file-analysis.ts'
 import type { FileAnalysisResult, LogEvent, LogLevel } from './file-analysis.ts'
-import type { CodeLanguage, FileLanguage } from './languages.ts'
-import { formatRuleProblem, loadBuiltinRulesLeniently } from './rules-loader.ts'
-import { emptySastMetrics } from './sast.ts'
-import type { SastMetrics } from './sast.ts'
-import { loadSecretsDetector, type SecretsDetector } from './secrets-bridge.ts'
+import type { CodeLanguage, FileLanguage } from '../core/languages.ts'
+import { formatRuleProblem, loadBuiltinRulesLeniently } from '../rules/loader.ts'
+import { emptySastMetrics } from '../sast/analyzer.ts'
+import type { SastMetrics } from '../sast/analyzer.ts'
+import { loadSecretsDetector, type SecretsDetector } from '../secrets/bridge.ts'
 import { walkDirectory } from './walk.ts'
-import { analyzeTaintRules, checkTaintRule, isTaintRule, taintFileLanguages } from './semgrep/taint.ts'
-import type { TaintRulesResult } from './semgrep/taint.ts'
-import type { TaintTaskInput } from './semgrep/taint-task.ts'
+import { analyzeTaintRules, checkTaintRule, isTaintRule, taintFileLanguages } from '../semgrep/taint.ts'
+import type { TaintRulesResult } from '../semgrep/taint.ts'
+import type { TaintTaskInput } from '../semgrep/taint-task.ts'
 import { AnalysisCrashError, AnalysisPool, AnalysisTimeoutError } from './worker-pool.ts'
 
 export type { LogEvent, LogLevel } from './file-analysis.ts'
@@ -403,9 +403,9 @@ class ScanSession {
 }
 
 /** The data-flow analysis as a worker task. */
-const DATAFLOW_TASK = new URL('./dataflow/task.ts', import.meta.url).href
+const DATAFLOW_TASK = new URL('../dataflow/task.ts', import.meta.url).href
 /** The user taint rules as a worker task. */
-const TAINT_TASK = new URL('./semgrep/taint-task.ts', import.meta.url).href
+const TAINT_TASK = new URL('../semgrep/taint-task.ts', import.meta.url).href
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0

@@ -3,16 +3,16 @@
  * merge duplicate findings, apply suppression comments. Runs in the scanning thread or in a
  * worker thread (analysis-worker.ts); both build it from the same rules and analyzer names.
  */
-import type { AnalyzerName, Finding, RuleDocument } from './types.ts'
-import type { Analyzer } from './analyzer.ts'
-import { commentSyntax } from './languages.ts'
-import type { FileLanguage } from './languages.ts'
-import { SastAnalyzer, emptySastMetrics } from './sast.ts'
-import type { SastMetrics } from './sast.ts'
-import { SecretsAnalyzer } from './secrets-analyzer.ts'
-import { isTaintRule } from './semgrep/taint.ts'
-import type { SecretsDetector } from './secrets-bridge.ts'
-import { SourceFile } from './source-file.ts'
+import type { AnalyzerName, Finding, RuleDocument } from '../core/types.ts'
+import type { Analyzer } from '../core/analyzer.ts'
+import { commentSyntax } from '../core/languages.ts'
+import type { FileLanguage } from '../core/languages.ts'
+import { SastAnalyzer, emptySastMetrics } from '../sast/analyzer.ts'
+import type { SastMetrics } from '../sast/analyzer.ts'
+import { SecretsAnalyzer } from '../secrets/analyzer.ts'
+import { isTaintRule } from '../semgrep/taint.ts'
+import type { SecretsDetector } from '../secrets/bridge.ts'
+import { SourceFile } from '../core/source-file.ts'
 import { SuppressionIndex, mayContainSuppressions } from './suppression.ts'
 
 export type LogLevel = 'debug' | 'info' | 'warning' | 'error'

@@ -4,7 +4,7 @@
  * every finding's snippet and context are cut from, so no analyzer can leak a secret.
  */
 import type { FileLanguage } from './languages.ts'
-import type { SecretMatch, SecretsDetector } from './secrets-bridge.ts'
+import type { SecretMatch, SecretsDetector } from '../secrets/bridge.ts'
 
 export class SourceFile {
   private cachedLines: string[] | undefined

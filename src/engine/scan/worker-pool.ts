@@ -20,8 +20,8 @@ import type { ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { FileAnalysisResult } from './file-analysis.ts'
-import type { FileLanguage } from './languages.ts'
-import type { SastMetrics } from './sast.ts'
+import type { FileLanguage } from '../core/languages.ts'
+import type { SastMetrics } from '../sast/analyzer.ts'
 import type { FileMessage, TaskMessage, WorkerReply, WorkerSetup } from './analysis-worker.ts'
 
 export interface PoolResult {

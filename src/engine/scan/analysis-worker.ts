@@ -11,13 +11,13 @@
  * kills it within a second.
  */
 import { Worker } from 'node:worker_threads'
-import type { AnalyzerName, RuleDocument } from './types.ts'
+import type { AnalyzerName, RuleDocument } from '../core/types.ts'
 import { FileAnalysis, createAnalyzers } from './file-analysis.ts'
 import type { FileAnalysisResult, LogEvent } from './file-analysis.ts'
-import type { FileLanguage } from './languages.ts'
-import { emptySastMetrics } from './sast.ts'
-import type { SastMetrics } from './sast.ts'
-import { loadSecretsDetector } from './secrets-bridge.ts'
+import type { FileLanguage } from '../core/languages.ts'
+import { emptySastMetrics } from '../sast/analyzer.ts'
+import type { SastMetrics } from '../sast/analyzer.ts'
+import { loadSecretsDetector } from '../secrets/bridge.ts'
 
 export interface WorkerSetup {
   analyzers: AnalyzerName[]

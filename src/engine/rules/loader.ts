@@ -12,15 +12,15 @@ import { Composer, LineCounter } from 'yaml'
 import type { Document } from 'yaml'
 import { parse } from '@ast-grep/napi'
 import type { NapiConfig } from '@ast-grep/napi'
-import type { RuleDocument } from './types.ts'
-import { fileLanguagesForRule, isCodeLanguage, isLanguageAvailable, napiLanguage } from './languages.ts'
-import type { CodeLanguage } from './languages.ts'
-import { DEFAULT_USER_RULE_SEVERITY, normalizeSeverity, ruleDocumentSchema, titleFromMessage, userRuleDefaults, userRuleDocumentSchema, type ParsedRuleDocument } from './rule-schema.ts'
-import { DEFAULT_RULE_LIMITS, MAX_YAML_ALIAS_COUNT, ruleValueProblem, tokenizeRuleText } from './rule-limits.ts'
-import type { RuleLimits } from './rule-limits.ts'
-import { compileSemgrepDocument, isSemgrepDocument } from './semgrep/parse.ts'
-import { checkSemgrepPatterns } from './semgrep/evaluate.ts'
-import { checkTaintRule } from './semgrep/taint.ts'
+import type { RuleDocument } from '../core/types.ts'
+import { fileLanguagesForRule, isCodeLanguage, isLanguageAvailable, napiLanguage } from '../core/languages.ts'
+import type { CodeLanguage } from '../core/languages.ts'
+import { DEFAULT_USER_RULE_SEVERITY, normalizeSeverity, ruleDocumentSchema, titleFromMessage, userRuleDefaults, userRuleDocumentSchema, type ParsedRuleDocument } from './schema.ts'
+import { DEFAULT_RULE_LIMITS, MAX_YAML_ALIAS_COUNT, ruleValueProblem, tokenizeRuleText } from './limits.ts'
+import type { RuleLimits } from './limits.ts'
+import { compileSemgrepDocument, isSemgrepDocument } from '../semgrep/parse.ts'
+import { checkSemgrepPatterns } from '../semgrep/evaluate.ts'
+import { checkTaintRule } from '../semgrep/taint.ts'
 
 export interface RuleProblem {
   ruleId: string | null
@@ -66,7 +66,7 @@ export interface ParseRulesOptions {
    * `<language>.<category>.<name>`. User rules (the default) may be plain ast-grep rules.
    */
   builtin?: boolean
-  /** Bounds on the text (rule-limits.ts); DEFAULT_RULE_LIMITS unless given, none for `null` (the built-in rules). */
+  /** Bounds on the text (limits.ts); DEFAULT_RULE_LIMITS unless given, none for `null` (the built-in rules). */
   limits?: RuleLimits | null
 }
 
@@ -425,7 +425,7 @@ function emptyRootFor(language: CodeLanguage): ReturnType<typeof parse> {
 
 /** Folder holding the built-in rule files (`<language>/<category>.yml`). */
 export function builtinRulesDir(): string {
-  return fileURLToPath(new URL('./rules/', import.meta.url))
+  return fileURLToPath(new URL('./', import.meta.url))
 }
 
 /** The .yml/.yaml files under `dir`, recursively, sorted by path; none when it cannot be read. */

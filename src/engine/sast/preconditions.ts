@@ -18,10 +18,10 @@
  * requirement". Words are tested as substrings, which keeps that easy to guarantee.
  */
 import { parse } from '@ast-grep/napi'
-import { expandoChar, napiLanguage } from './languages.ts'
-import { regexFilter } from './regex-filter.ts'
-import type { RegexFilter } from './regex-filter.ts'
-import type { CodeLanguage } from './languages.ts'
+import { expandoChar, napiLanguage } from '../core/languages.ts'
+import { regexFilter } from '../text/regex-filter.ts'
+import type { RegexFilter } from '../text/regex-filter.ts'
+import type { CodeLanguage } from '../core/languages.ts'
 
 /** Clauses that must all hold; a clause holds when any of its words occurs in the text. */
 export type Precondition = string[][]

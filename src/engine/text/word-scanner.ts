@@ -11,7 +11,7 @@
  * `k`, LONG S to `s`). A case-insensitive word with non-ASCII characters counts as present in
  * every file, since JavaScript's and Rust's case rules differ there; it is conservative.
  */
-import { CASE_INSENSITIVE } from './preconditions.ts'
+import { CASE_INSENSITIVE } from '../sast/preconditions.ts'
 
 /**
  * A deterministic Aho-Corasick automaton over UTF-16 code units, packed for a tight scan loop:

@@ -4,8 +4,8 @@
  * too-large, binary, minified, generated (markers and lockfiles), symlink, unreadable, and,
  * once read, timeout and crashed (see scan.ts).
  */
-import { languageFromPath, languageFromShebang, mayHaveShebang } from './languages.ts'
-import type { FileLanguage } from './languages.ts'
+import { languageFromPath, languageFromShebang, mayHaveShebang } from '../core/languages.ts'
+import type { FileLanguage } from '../core/languages.ts'
 
 export const SKIP_REASONS = ['vendored', 'unsupported', 'too-large', 'binary', 'minified', 'generated', 'symlink', 'unreadable', 'timeout', 'crashed'] as const
 export type SkipReason = (typeof SKIP_REASONS)[number]

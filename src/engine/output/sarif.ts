@@ -6,9 +6,9 @@
  * baseline and its suppressions. `sarifFingerprints` reads the fingerprints back from such a
  * log, to compare a later scan with it.
  */
-import type { DataFlowStep, DataFlowTrace, Finding, RuleDocument, Severity } from './types.ts'
-import type { ScanReport } from './scan.ts'
-import { ENGINE_VERSION } from './version.ts'
+import type { DataFlowStep, DataFlowTrace, Finding, RuleDocument, Severity } from '../core/types.ts'
+import type { ScanReport } from '../scan/scan.ts'
+import { ENGINE_VERSION } from '../core/version.ts'
 
 export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json'
 
