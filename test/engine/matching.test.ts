@@ -115,6 +115,40 @@ describe('matching', () => {
     expect(metrics).toMatchObject({ filesParsed: 2, ruleRuns: 1, ruleRunsSkipped: 1 })
   })
 
+  it('skips a rule in a file that has the words of none of its alternatives', async () => {
+    const rules = parseRulesText(ruleYaml({ id: 'r.deserialize', rule: '\n  any:\n    - pattern: pickle.loads($X)\n    - pattern: marshal.loads($X)' }))
+    const metrics = emptySastMetrics()
+    // Both files name a module (the rule's words taken as a whole); only the second calls loads().
+    const files = [source('a.py', 'import pickle, marshal\npickle.dumps(x)\n'), source('b.py', 'import marshal\nmarshal.loads(blob)\n')]
+    const { findings } = await scanSources(files, { ...sastOnly, extraRules: rules, sastMetrics: metrics })
+    expect(findings.map((finding) => `${finding.filePath}:${finding.lineNumber}`)).toEqual(['b.py:2'])
+    expect(metrics).toMatchObject({ ruleRuns: 1, ruleRunsSkipped: 1, ruleErrors: 0 })
+  })
+
+  it('matches the same with the alternatives a file can match, constraints on the others included', async () => {
+    const rules = parseRulesText(
+      ruleYaml({
+        id: 'r.deserialize',
+        rule: '\n  any:\n    - pattern: $MODULE.loads($X)\n    - pattern: yaml.load($X)',
+        constraints: '\n  MODULE: { regex: "^(pickle|marshal)$" }',
+        message: 'deserializes $X',
+      }),
+    )
+    const metrics = emptySastMetrics()
+    const files = [
+      // no "loads": only the yaml.load alternative can match, and MODULE's constraint is not needed
+      source('a.py', 'yaml.load(doc)\n'),
+      source('b.py', 'pickle.loads(blob)\njson.loads(text)\nyaml.load(doc)\n'),
+    ]
+    const { findings } = await scanSources(files, { ...sastOnly, extraRules: rules, sastMetrics: metrics })
+    expect(findings.map((finding) => `${finding.filePath}:${finding.lineNumber} ${finding.description}`)).toEqual([
+      'a.py:1 deserializes doc',
+      'b.py:1 deserializes blob',
+      'b.py:3 deserializes doc',
+    ])
+    expect(metrics.ruleErrors).toBe(0)
+  })
+
   it('knows the node kind a pattern matches, and nothing for a lone metavariable', () => {
     expect(patternRootKind('python', 'eval($X)')).toBe('call')
     expect(patternRootKind('javascript', '$FS.$METHOD($FILE $$$)')).toBe('call_expression')
