@@ -141,7 +141,7 @@ describe('cli', () => {
     expect(badRules.stderr).toMatch(/rule "bad.rule" \(line 4\): unknown category "nope"/)
     const badFormat = runCli([dir, '--format', 'xml'])
     expect(badFormat.status).toBe(2)
-    expect(badFormat.stderr).toMatch(/--format must be json or sarif/)
+    expect(badFormat.stderr).toMatch(/--format must be text, json or sarif/)
   })
   it('exits with 2 naming the limit on a --rules file beyond the rule bounds (a pattern nested 20,000 calls deep)', () => {
     const rule = (pattern: string) => `id: deep.rule\nlanguage: javascript\nrule:\n  pattern: "${pattern}"\nseverity: high\nmessage: m\ntitle: t\ncategory: code-injection\ncwe: [CWE-95]\nowasp: "A03:2021 - Injection"\ncvss: 5\nconfidence: 0.5\nremediation: r\n`

@@ -1,9 +1,18 @@
 /**
  * Command-line scanner: `parapet scan <dir> [options]` (or `npm run -s scan -- <dir>`). Prints
- * (or writes) a JSON report or SARIF 2.1.0. Exit codes: 0 done, 1 findings at or above --fail-on,
- * 2 usage or input error (invalid rules, rules beyond the rule limits, a baseline that is not a
- * SARIF log of ours, the scan time limit reached). Files are analyzed in worker processes under a
- * per-file time limit: a file past it is skipped with a warning.
+ * (or writes) a report: text for a person (output/text.ts), the default when stdout is a terminal
+ * and there is no --output; JSON otherwise, so pipes and scripts get JSON as they always did; or
+ * SARIF 2.1.0. On a terminal's stderr a progress line shows how far the scan is (progress.ts).
+ * Files are analyzed in worker processes under a per-file time limit: a file past it is skipped
+ * with a warning.
+ *
+ * Exit codes (EXIT below; --help and the README list them too):
+ *   0  the scan finished and no finding is at or above --fail-on (or no --fail-on)
+ *   1  the scan finished and a finding is at or above --fail-on
+ *   2  usage or input error: bad options, a <dir> that is not a folder, invalid rules or rules
+ *      beyond the rule limits, a baseline that is not a SARIF log of ours, an --output that cannot
+ *      be written, or the scan time limit reached
+ *   3  internal error: the scan failed for a reason that is not its input (a bug to report)
  *
  * Extra rules (--rules, any number of files or folders of them) are in Parapet's rule format or
  * Semgrep's, told apart by shape (rules/loader.ts).
@@ -23,12 +32,21 @@ import { scanDirectory } from '../scan/scan.ts'
 import { formatSeconds } from '../scan/worker-pool.ts'
 import type { LogEvent, ScanReport } from '../scan/scan.ts'
 import { sarifFingerprints, toSarif } from '../output/sarif.ts'
+import { renderTextReport, shouldColor } from '../output/text.ts'
+import { makeProgressLine } from './progress.ts'
+import type { ProgressLine } from './progress.ts'
 import { ENGINE_VERSION } from '../core/version.ts'
+
+/** What each exit code means; the header comment and USAGE say the same. */
+export const EXIT = { clean: 0, findings: 1, inputError: 2, internalError: 3 } as const
 
 const USAGE = `Usage: parapet scan <dir> [options]
 
 Options:
-  --format json|sarif        output format (default json)
+  --format text|json|sarif   output format. Default: text when stdout is a terminal
+                             and there is no --output, else json (so pipes and
+                             scripts get JSON). Text is coloured on a terminal
+                             (NO_COLOR turns it off, FORCE_COLOR on), never in a file
   --output <file>            write the report to a file instead of stdout
   --rules <file|folder>      extra rules: a YAML file in Parapet's rule format or a
                              Semgrep rule file (a top-level rules: list); a folder
@@ -46,13 +64,27 @@ Options:
   --scan-timeout <seconds>   stop with an error when the scan takes longer (default: none)
   --verbose                  log scan stages and skipped files to stderr
   --help                     show this help
+
+When stderr is a terminal, a progress line (files done of total, elapsed and
+remaining time, findings so far) is drawn there, below any log lines, and
+erased when the scan ends; it is never written anywhere else.
+
+Exit codes:
+  0  no finding at or above --fail-on (or no --fail-on)
+  1  a finding at or above --fail-on (with --baseline: a new one)
+  2  usage or input error: bad options, <dir> not a folder, invalid rules, a bad
+     baseline, an --output that cannot be written, or --scan-timeout reached
+  3  internal error (please report it, with the --verbose output)
 `
+
+type Format = 'text' | 'json' | 'sarif'
+const FORMATS: readonly Format[] = ['text', 'json', 'sarif']
 
 export class UsageError extends Error {}
 
 export interface CliOptions {
   dir: string
-  format: 'json' | 'sarif'
+  format: Format
   output?: string
   /** --rules, in the order given: files or folders */
   rulesPaths: string[]
@@ -68,12 +100,13 @@ export interface CliOptions {
 
 const DEFAULT_FILE_TIMEOUT_SECONDS = 30
 
-export function parseCliArgs(argv: string[]): CliOptions | 'help' {
+/** `stdoutIsTerminal` picks the default format: text for a person, JSON for a program. */
+export function parseCliArgs(argv: string[], { stdoutIsTerminal = false } = {}): CliOptions | 'help' {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
-      format: { type: 'string', default: 'json' },
+      format: { type: 'string' },
       output: { type: 'string', short: 'o' },
       rules: { type: 'string', multiple: true },
       'no-builtin-rules': { type: 'boolean', default: false },
@@ -89,8 +122,8 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
   })
   if (values.help) return 'help'
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing <dir>' : `expected one <dir>, got ${positionals.length}`)
-  const format = values.format
-  if (format !== 'json' && format !== 'sarif') throw new UsageError(`--format must be json or sarif, got "${format}"`)
+  const format = values.format ?? (stdoutIsTerminal && !values.output ? 'text' : 'json')
+  if (!isFormat(format)) throw new UsageError(`--format must be text, json or sarif, got "${format}"`)
   const options: CliOptions = {
     dir: positionals[0] as string,
     format,
@@ -125,6 +158,10 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
   const scanTimeoutMs = secondsOption(values['scan-timeout'], '--scan-timeout')
   if (scanTimeoutMs !== undefined) options.scanTimeoutMs = scanTimeoutMs
   return options
+}
+
+function isFormat(name: string): name is Format {
+  return (FORMATS as readonly string[]).includes(name)
 }
 
 function secondsOption(value: string | undefined, name: string): number | undefined {
@@ -229,8 +266,12 @@ export function compareWithBaseline(report: ScanReport, baseline: ReadonlySet<st
   return { report: { ...report, findings: fresh }, counts: { new: fresh.length, unchanged: report.findings.length - fresh.length, absent } }
 }
 
-/** The report in the chosen format; with baseline counts, every finding in it is a new one. */
-export function renderReport(report: ScanReport, format: 'json' | 'sarif', rules: RuleDocument[], baseline?: BaselineCounts): string {
+/**
+ * The report in the chosen format; with baseline counts, every finding in it is a new one.
+ * `color` applies to text alone: JSON and SARIF are for programs.
+ */
+export function renderReport(report: ScanReport, format: Format, rules: RuleDocument[], baseline?: BaselineCounts, { color = false } = {}): string {
+  if (format === 'text') return renderTextReport(report, { color, ...(baseline ? { baseline } : {}) })
   if (format === 'sarif') {
     const annotations = baseline ? { annotate: () => ({ baselineState: 'new' as const }), runProperties: { baseline } } : {}
     return `${JSON.stringify(toSarif(report, { rules, ...annotations }), null, 2)}\n`
@@ -238,28 +279,51 @@ export function renderReport(report: ScanReport, format: 'json' | 'sarif', rules
   return `${JSON.stringify({ tool: 'parapet', version: ENGINE_VERSION, ...report, ...(baseline ? { baseline } : {}) }, null, 2)}\n`
 }
 
-/** Runs the CLI; returns the exit code. */
-export async function runCli(argv: string[], io: { stdout(text: string): void; stderr(text: string): void }): Promise<number> {
+/**
+ * Where the command writes. The terminal facts default to this process's stdout and stderr,
+ * which is where both entry points (this file, `parapet scan`) write.
+ */
+export interface CliIo {
+  stdout(text: string): void
+  stderr(text: string): void
+  stdoutIsTerminal?: boolean
+  stderrIsTerminal?: boolean
+  /** the width of the terminal on stderr, read at each redraw */
+  stderrColumns?(): number
+  env?: NodeJS.ProcessEnv
+}
+
+/** Runs the CLI; returns the exit code (EXIT). */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const env = io.env ?? process.env
+  const stdoutIsTerminal = io.stdoutIsTerminal ?? process.stdout.isTTY === true
+  const stderrIsTerminal = (io.stderrIsTerminal ?? process.stderr.isTTY === true) && env.TERM !== 'dumb'
   let options: CliOptions | 'help'
   try {
-    options = parseCliArgs(argv)
+    options = parseCliArgs(argv, { stdoutIsTerminal })
   } catch (error) {
     io.stderr(`parapet-scan: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`)
-    return 2
+    return EXIT.inputError
   }
   if (options === 'help') {
     io.stdout(USAGE)
-    return 0
+    return EXIT.clean
   }
   const deadline = new AbortController()
   const scanTimeoutMs = options.scanTimeoutMs
   const timer = scanTimeoutMs === undefined ? null : setTimeout(() => deadline.abort(new Error(`the scan exceeded its time limit of ${formatSeconds(scanTimeoutMs)}`)), scanTimeoutMs)
+  const verbose = options.verbose
+  let progress: ProgressLine | null = null
+  // while the progress line is drawn, every stderr line goes above it
+  const log = (text: string) => (progress ? progress.log(text) : io.stderr(text))
   try {
+    await checkScanFolder(options.dir)
+    // drawn before the rules load: compiling them takes seconds, which the clock shows
+    if (stderrIsTerminal) progress = makeProgressLine({ write: io.stderr, columns: io.stderrColumns ?? (() => process.stderr.columns ?? 0) })
     const extraRules = await loadRules(options.rulesPaths)
     // read before the scan: a bad baseline fails at once, not after minutes of analysis
     const baseline = options.baselineFile ? await loadBaseline(options.baselineFile) : null
     const builtin = options.builtinRules ? loadBuiltinRulesLeniently().rules : []
-    const verbose = options.verbose
     const scanned = await scanDirectory(options.dir, {
       extraRules,
       builtinRules: options.builtinRules,
@@ -268,31 +332,60 @@ export async function runCli(argv: string[], io: { stdout(text: string): void; s
       // the CLI runs what a full scan on the server runs unless told to narrow it
       analyzers: options.analyzers ?? [...ANALYZERS],
       ...(options.maxFileBytes ? { maxFileBytes: options.maxFileBytes } : {}),
+      ...(progress ? { onProgress: progress.update } : {}),
       onLog: (event: LogEvent) => {
-        if (verbose || event.level === 'warning' || event.level === 'error') io.stderr(`[${event.level}] ${event.message}\n`)
+        if (verbose || event.level === 'warning' || event.level === 'error') log(`[${event.level}] ${event.message}\n`)
       },
     })
+    progress?.stop()
+    progress = null
     const compared = baseline ? compareWithBaseline(scanned, baseline) : null
     const report = compared?.report ?? scanned
-    const output = renderReport(report, options.format, [...builtin, ...extraRules], compared?.counts)
-    if (options.output) await writeFile(options.output, output)
-    else io.stdout(output)
+    const rules = [...builtin, ...extraRules]
+    if (options.output) await writeOutput(options.output, renderReport(report, options.format, rules, compared?.counts))
+    else io.stdout(renderReport(report, options.format, rules, compared?.counts, { color: shouldColor(stdoutIsTerminal, env) }))
     const found = compared
       ? `${compared.counts.new} new findings (${compared.counts.unchanged} unchanged, ${compared.counts.absent} gone since the baseline)`
       : `${report.findings.length} findings`
     const summary = `parapet-scan: ${found} in ${report.stats.filesScanned} files (${report.stats.linesScanned} lines, ${report.durationMs} ms)\n`
     if (options.output || verbose) io.stderr(summary)
-    return options.failOn && hasFindingAtOrAbove(report, options.failOn) ? 1 : 0
+    return options.failOn && hasFindingAtOrAbove(report, options.failOn) ? EXIT.findings : EXIT.clean
   } catch (error) {
-    if (error instanceof RuleValidationError) {
-      io.stderr(`parapet-scan: invalid rules:\n${error.problems.map((problem) => `  ${formatRuleProblem(problem)}`).join('\n')}\n`)
-    } else {
-      io.stderr(`parapet-scan: ${error instanceof Error ? error.message : String(error)}\n`)
-    }
-    return 2
+    progress?.stop()
+    return reportFailure(error, { timedOut: deadline.signal.aborted, verbose }, io)
   } finally {
     if (timer) clearTimeout(timer)
   }
+}
+
+/** A <dir> that is missing or not a folder is the user's to fix, said before any work starts. */
+async function checkScanFolder(dir: string): Promise<void> {
+  const found = await stat(dir).catch(() => null)
+  if (!found?.isDirectory()) throw new UsageError(`not a directory: ${dir}`)
+}
+
+async function writeOutput(path: string, text: string): Promise<void> {
+  try {
+    await writeFile(path, text)
+  } catch (error) {
+    throw new UsageError(`cannot write --output ${path}: ${error instanceof Error ? error.message : String(error)}`)
+  }
+}
+
+/** The message and exit code of a failed scan: the user's input (2) or ours (3). */
+function reportFailure(error: unknown, { timedOut, verbose }: { timedOut: boolean; verbose: boolean }, io: Pick<CliIo, 'stderr'>): number {
+  if (error instanceof RuleValidationError) {
+    io.stderr(`parapet-scan: invalid rules:\n${error.problems.map((problem) => `  ${formatRuleProblem(problem)}`).join('\n')}\n`)
+    return EXIT.inputError
+  }
+  const message = error instanceof Error ? error.message : String(error)
+  if (error instanceof UsageError || timedOut) {
+    io.stderr(`parapet-scan: ${message}\n`)
+    return EXIT.inputError
+  }
+  const detail = verbose && error instanceof Error && error.stack ? `\n${error.stack}` : ''
+  io.stderr(`parapet-scan: internal error: ${message}${detail}\nUnless the machine ran short of memory or processes, this is a bug in Parapet: please report it, with the output of the same command run with --verbose.\n`)
+  return EXIT.internalError
 }
 
 const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href
