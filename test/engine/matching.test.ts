@@ -115,38 +115,30 @@ describe('matching', () => {
     expect(metrics).toMatchObject({ filesParsed: 2, ruleRuns: 1, ruleRunsSkipped: 1 })
   })
 
-  it('skips a rule in a file that has the words of none of its alternatives', async () => {
-    const rules = parseRulesText(ruleYaml({ id: 'r.deserialize', rule: '\n  any:\n    - pattern: pickle.loads($X)\n    - pattern: marshal.loads($X)' }))
-    const metrics = emptySastMetrics()
-    // Both files name a module (the rule's words taken as a whole); only the second calls loads().
-    const files = [source('a.py', 'import pickle, marshal\npickle.dumps(x)\n'), source('b.py', 'import marshal\nmarshal.loads(blob)\n')]
-    const { findings } = await scanSources(files, { ...sastOnly, extraRules: rules, sastMetrics: metrics })
-    expect(findings.map((finding) => `${finding.filePath}:${finding.lineNumber}`)).toEqual(['b.py:2'])
-    expect(metrics).toMatchObject({ ruleRuns: 1, ruleRunsSkipped: 1, ruleErrors: 0 })
-  })
-
-  it('matches the same with the alternatives a file can match, constraints on the others included', async () => {
+  it('runs a rule on a file with only the alternatives whose words it contains, and not at all with none', async () => {
     const rules = parseRulesText(
       ruleYaml({
         id: 'r.deserialize',
-        rule: '\n  any:\n    - pattern: $MODULE.loads($X)\n    - pattern: yaml.load($X)',
-        constraints: '\n  MODULE: { regex: "^(pickle|marshal)$" }',
+        rule: '\n  any:\n    - pattern: $LIB.loads($X)\n    - pattern: yaml.unsafe_load($X)',
+        constraints: '\n  LIB: { regex: "^(pickle|marshal)$" }',
         message: 'deserializes $X',
       }),
     )
     const metrics = emptySastMetrics()
     const files = [
-      // no "loads": only the yaml.load alternative can match, and MODULE's constraint is not needed
-      source('a.py', 'yaml.load(doc)\n'),
-      source('b.py', 'pickle.loads(blob)\njson.loads(text)\nyaml.load(doc)\n'),
+      // the rule's words as a whole (loads or unsafe_load), but neither alternative's: not run
+      source('a.py', 'from ruamel import unsafe_load_all\nprint(unsafe_load_all)\n'),
+      // only the yaml alternative can match; LIB's constraint goes with the other one
+      source('b.py', 'import yaml\nyaml.unsafe_load(doc)\n'),
+      source('c.py', 'pickle.loads(blob)\njson.loads(text)\nyaml.unsafe_load(doc)\n'),
     ]
     const { findings } = await scanSources(files, { ...sastOnly, extraRules: rules, sastMetrics: metrics })
     expect(findings.map((finding) => `${finding.filePath}:${finding.lineNumber} ${finding.description}`)).toEqual([
-      'a.py:1 deserializes doc',
-      'b.py:1 deserializes blob',
-      'b.py:3 deserializes doc',
+      'b.py:2 deserializes doc',
+      'c.py:1 deserializes blob',
+      'c.py:3 deserializes doc',
     ])
-    expect(metrics.ruleErrors).toBe(0)
+    expect(metrics).toMatchObject({ ruleRuns: 2, ruleRunsSkipped: 1, ruleErrors: 0 })
   })
 
   it('knows the node kind a pattern matches, and nothing for a lone metavariable', () => {
