@@ -115,6 +115,32 @@ describe('matching', () => {
     expect(metrics).toMatchObject({ filesParsed: 2, ruleRuns: 1, ruleRunsSkipped: 1 })
   })
 
+  it('runs a rule on a file with only the alternatives whose words it contains, and not at all with none', async () => {
+    const rules = parseRulesText(
+      ruleYaml({
+        id: 'r.deserialize',
+        rule: '\n  any:\n    - pattern: $LIB.loads($X)\n    - pattern: yaml.unsafe_load($X)',
+        constraints: '\n  LIB: { regex: "^(pickle|marshal)$" }',
+        message: 'deserializes $X',
+      }),
+    )
+    const metrics = emptySastMetrics()
+    const files = [
+      // the rule's words as a whole (loads or unsafe_load), but neither alternative's: not run
+      source('a.py', 'from ruamel import unsafe_load_all\nprint(unsafe_load_all)\n'),
+      // only the yaml alternative can match; LIB's constraint goes with the other one
+      source('b.py', 'import yaml\nyaml.unsafe_load(doc)\n'),
+      source('c.py', 'pickle.loads(blob)\njson.loads(text)\nyaml.unsafe_load(doc)\n'),
+    ]
+    const { findings } = await scanSources(files, { ...sastOnly, extraRules: rules, sastMetrics: metrics })
+    expect(findings.map((finding) => `${finding.filePath}:${finding.lineNumber} ${finding.description}`)).toEqual([
+      'b.py:2 deserializes doc',
+      'c.py:1 deserializes blob',
+      'c.py:3 deserializes doc',
+    ])
+    expect(metrics).toMatchObject({ ruleRuns: 2, ruleRunsSkipped: 1, ruleErrors: 0 })
+  })
+
   it('knows the node kind a pattern matches, and nothing for a lone metavariable', () => {
     expect(patternRootKind('python', 'eval($X)')).toBe('call')
     expect(patternRootKind('javascript', '$FS.$METHOD($FILE $$$)')).toBe('call_expression')

@@ -2,7 +2,8 @@
  * The syntax-tree analyzer: runs ast-grep rules over a file with a single parse shared by
  * every rule of the file's language. Rules whose textual precondition fails are not run, and
  * a file no rule can apply to is not parsed at all; after parsing, a rule runs only if the
- * tree has the node kinds it needs (the kind it matches, the kinds its sub-rules must find).
+ * tree has the node kinds it needs (the kind it matches, the kinds its sub-rules must find), and
+ * without the alternatives of its top-level `any` whose words the file lacks.
  *
  * ast-grep compiles a rule (patterns, regexes, utilities) on every call, which costs more than
  * matching it, so everything here is about calling it less often and with smaller configs.
@@ -18,7 +19,7 @@ import type { Analyzer } from '../core/analyzer.ts'
 import { modelName } from '../core/analyzer.ts'
 import { CODE_LANGUAGES, isCodeLanguage, isLanguageAvailable, napiLanguage, ruleLanguagesFor } from '../core/languages.ts'
 import type { CodeLanguage, FileLanguage } from '../core/languages.ts'
-import { TextProbe, ruleKindPrecondition, rulePrecondition, ruleRegexFilters } from './preconditions.ts'
+import { TextProbe, ruleAlternativePreconditions, ruleKindPrecondition, rulePrecondition, ruleRegexFilters } from './preconditions.ts'
 import type { RegexFilter } from '../text/regex-filter.ts'
 import { WordScanner } from '../text/word-scanner.ts'
 import type { Precondition, RuleParts } from './preconditions.ts'
@@ -43,6 +44,10 @@ interface CompiledRule {
   precondition: Precondition
   /** Whole-file regex filters that must all pass (checked after the words). */
   filters: RegexFilter[]
+  /** Per alternative of the rule's top-level `any`, the words it needs; null without such an `any`. */
+  alternatives: Precondition[] | null
+  /** Configs without the alternatives a file cannot match, by the alternatives kept. */
+  narrowedConfigs: Map<string, NapiConfig>
 }
 
 /** The rules of one file language, compiled on first use, with their precondition words. */
@@ -54,6 +59,15 @@ interface LanguagePlan {
   clauses: Int32Array[][]
   /** Per rule, node kinds a parsed file must contain (null when none is known). */
   kinds: Array<Precondition | null>
+  /** Per rule, the precondition of each alternative of its top-level `any` as clauses of word ids (null when it has none). */
+  alternativeClauses: Array<Int32Array[][] | null>
+}
+
+/** A rule to run on a file: its node-kind precondition and the config to match with there. */
+interface Candidate {
+  rule: CompiledRule
+  kinds: Precondition | null
+  config: NapiConfig | null
 }
 
 /** Counters for benchmarks and scan logs. */
@@ -123,7 +137,16 @@ function referencedUtils(value: unknown, names: string[] = []): string[] {
 function compile(doc: RuleDocument): CompiledRule {
   if (doc.semgrep) {
     const formula = doc.semgrep.formula ?? null
-    return { doc, severity: doc.severity as Severity, config: null, formula, precondition: semgrepPrecondition(formula ?? undefined), filters: [] }
+    return {
+      doc,
+      severity: doc.severity as Severity,
+      config: null,
+      formula,
+      precondition: semgrepPrecondition(formula ?? undefined),
+      filters: [],
+      alternatives: null,
+      narrowedConfigs: new Map(),
+    }
   }
   const parts: RuleParts = {
     rule: doc.rule,
@@ -138,7 +161,44 @@ function compile(doc: RuleDocument): CompiledRule {
     formula: null,
     precondition: rulePrecondition(parts),
     filters: ruleRegexFilters(parts),
+    alternatives: ruleAlternativePreconditions(parts),
+    narrowedConfigs: new Map(),
   }
+}
+
+/**
+ * The rule's config with only the alternatives of its top-level `any` at `kept`. An alternative
+ * whose words the file lacks matches nothing there, and `any` takes its first matching
+ * alternative, so the matches and what they capture are the same; ast-grep compiles every
+ * alternative on each call, so leaving the dead ones out is what saves the time. Constraints on
+ * metavariables the remaining rule cannot capture never applied, and ast-grep refuses them: they
+ * go, and so do the utilities nothing uses any more.
+ */
+function narrowedConfig(rule: CompiledRule, kept: number[]): NapiConfig {
+  const key = kept.join(',')
+  let config = rule.narrowedConfigs.get(key)
+  if (!config) {
+    const full = napiConfigOf(rule.doc)
+    const alternatives = full.rule.any as unknown[]
+    const narrowed: NapiConfig = { ...full, rule: { ...full.rule, any: kept.map((index) => alternatives[index]) } as NapiConfig['rule'] }
+    config = withAsciiRegexes(withoutUnusedUtils(withoutUncapturedConstraints(withoutUnusedUtils(narrowed))))
+    rule.narrowedConfigs.set(key, config)
+  }
+  return config
+}
+
+/** The config without constraints on metavariables that neither the rule nor a utility names. */
+function withoutUncapturedConstraints(config: NapiConfig): NapiConfig {
+  const constraints = config.constraints as Record<string, unknown> | undefined
+  if (!constraints) return config
+  const ruleText = JSON.stringify([config.rule, config.utils ?? null])
+  const named = (name: string) => new RegExp(`\\$(?:\\$\\$)?${name.replace(/[^A-Za-z0-9_]/g, '\\$&')}(?![A-Za-z0-9_])`).test(ruleText)
+  const kept = Object.entries(constraints).filter(([name]) => named(name))
+  if (kept.length === Object.keys(constraints).length) return config
+  const pruned: NapiConfig = { ...config }
+  if (kept.length === 0) delete pruned.constraints
+  else pruned.constraints = Object.fromEntries(kept) as NapiConfig['constraints']
+  return pruned
 }
 
 const patternKinds = new Map<string, string | null>()
@@ -230,8 +290,12 @@ export class SastAnalyzer implements Analyzer {
         }
         return rule
       })
-      const words = new WordScanner(rules.flatMap((rule) => rule.precondition.flat()))
-      const clauses = rules.map((rule) => rule.precondition.map((clause) => Int32Array.from(clause, (word) => words.idOf(word))))
+      const words = new WordScanner(
+        rules.flatMap((rule) => [...rule.precondition.flat(), ...(rule.alternatives ?? []).flatMap((alternative) => alternative.flat())]),
+      )
+      const idsOf = (precondition: Precondition) => precondition.map((clause) => Int32Array.from(clause, (word) => words.idOf(word)))
+      const clauses = rules.map((rule) => idsOf(rule.precondition))
+      const alternativeClauses = rules.map((rule) => rule.alternatives?.map(idsOf) ?? null)
       // Patterns are parsed with the file's grammar (JavaScript rules run on TypeScript trees).
       const kinds = rules.map((rule) => {
         if (rule.formula) return null
@@ -240,25 +304,36 @@ export class SastAnalyzer implements Analyzer {
         )
         return precondition.length > 0 ? precondition : null
       })
-      plan = { rules, words, clauses, kinds }
+      plan = { rules, words, clauses, kinds, alternativeClauses }
       this.plans.set(language, plan)
     }
     return plan
   }
 
-  /** Rules whose precondition holds for the file's text, with their node-kind preconditions. */
-  private candidateRules(file: SourceFile): Array<{ rule: CompiledRule; kinds: Precondition | null }> {
+  /**
+   * Rules whose precondition holds for the file's text, with their node-kind preconditions and the
+   * config to match with: without the alternatives of a top-level `any` that cannot match in this
+   * file (a rule none of whose alternatives can is not run).
+   */
+  private candidateRules(file: SourceFile): Candidate[] {
     if (!isCodeLanguage(file.language)) return []
-    const { rules, words, clauses, kinds } = this.planFor(file.language)
+    const { rules, words, clauses, kinds, alternativeClauses } = this.planFor(file.language)
     const present = words.scan(file.text)
+    const holds = (precondition: Int32Array[]) => precondition.every((clause) => clause.some((word) => present[word] === 1))
     const probe = new TextProbe(file.text)
-    const candidates: Array<{ rule: CompiledRule; kinds: Precondition | null }> = []
+    const candidates: Candidate[] = []
     rules.forEach((rule, index) => {
       const semgrep: SemgrepRule | undefined = rule.doc.semgrep
       if (semgrep && !semgrepPathSelected(semgrep.paths, file.path)) return
-      if ((clauses[index] ?? []).every((clause) => clause.some((word) => present[word] === 1)) && probe.passes(rule.filters)) {
-        candidates.push({ rule, kinds: kinds[index] ?? null })
+      if (!holds(clauses[index] ?? []) || !probe.passes(rule.filters)) return
+      let config = rule.config
+      const alternatives = alternativeClauses[index]
+      if (alternatives && config) {
+        const kept = alternatives.flatMap((alternative, position) => (holds(alternative) ? [position] : []))
+        if (kept.length === 0) return
+        if (kept.length < alternatives.length) config = narrowedConfig(rule, kept)
       }
+      candidates.push({ rule, kinds: kinds[index] ?? null, config })
     })
     this.metrics.ruleRunsSkipped += rules.length - candidates.length
     return candidates
@@ -275,19 +350,19 @@ export class SastAnalyzer implements Analyzer {
     const hasKind = kindProbe(root)
     const matches: RawMatch[] = []
     const seenSpans = new Set<string>()
-    for (const { rule, kinds } of rules) {
+    for (const { rule, kinds, config } of rules) {
       if (kinds && !kinds.every((clause) => clause.some(hasKind))) {
         this.metrics.ruleRunsSkipped++
         continue
       }
       this.metrics.ruleRuns++
-      if (rule.config === null) {
+      if (config === null) {
         if (rule.formula) this.semgrepMatches(rule, rule.formula, root, file, matches, seenSpans)
         continue
       }
       let nodes: SgNode[]
       try {
-        nodes = root.findAll(rule.config)
+        nodes = findAllNarrowed(root, config, rule.config)
       } catch (error) {
         this.metrics.ruleErrors++
         this.onRuleError?.(rule.doc.id, file.path, error instanceof Error ? error.message : String(error))
@@ -380,6 +455,19 @@ export class SastAnalyzer implements Analyzer {
         fingerprint,
       )
     })
+  }
+}
+
+/**
+ * Matches with a narrowed config; should ast-grep refuse it (a metavariable named in a way the
+ * narrowing does not see), with the rule's full config, which finds the same matches.
+ */
+function findAllNarrowed(root: SgNode, config: NapiConfig, full: NapiConfig | null): SgNode[] {
+  if (config === full || full === null) return root.findAll(config)
+  try {
+    return root.findAll(config)
+  } catch {
+    return root.findAll(full)
   }
 }
 

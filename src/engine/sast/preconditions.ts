@@ -66,6 +66,18 @@ export function ruleRegexFilters(parts: RuleParts): RegexFilter[] {
   return analyzeRule(parts).filters
 }
 
+/**
+ * Per alternative of the rule's top-level `any`, the words that alternative needs (null when the
+ * rule has no such `any`). An alternative whose words a file lacks cannot match in it: the rule
+ * runs on that file without it.
+ */
+export function ruleAlternativePreconditions(parts: RuleParts): Precondition[] | null {
+  const alternatives = parts.rule.any
+  if (!Array.isArray(alternatives)) return null
+  const context: Context = { language: parts.language ?? null, utils: parts.utils ?? {}, resolving: new Set(), filters: null }
+  return alternatives.map((alternative) => simplify(ofRule(alternative, context)))
+}
+
 function analyzeRule(parts: RuleParts): { clauses: Precondition; filters: RegexFilter[] } {
   const filters: RegexFilter[] = []
   const context: Context = { language: parts.language ?? null, utils: parts.utils ?? {}, resolving: new Set(), filters }
