@@ -29,7 +29,7 @@ import type { AnalyzerName, RuleDocument, Severity } from '../core/types.ts'
 import { RuleValidationError, formatRuleProblem, listRuleFiles, loadBuiltinRulesLeniently, parseRulesTextLeniently, ruleOrigin } from '../rules/loader.ts'
 import type { RuleProblem } from '../rules/loader.ts'
 import { scanDirectory } from '../scan/scan.ts'
-import { formatSeconds } from '../scan/worker-pool.ts'
+import { closeSharedAnalysisPool, formatSeconds } from '../scan/worker-pool.ts'
 import type { LogEvent, ScanReport } from '../scan/scan.ts'
 import { sarifFingerprints, toSarif } from '../output/sarif.ts'
 import { renderTextReport, shouldColor } from '../output/text.ts'
@@ -355,6 +355,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return reportFailure(error, { timedOut: deadline.signal.aborted, verbose }, io)
   } finally {
     if (timer) clearTimeout(timer)
+    // The command's one scan is over: its workers end with it, waited for, not left to notice the exit.
+    await closeSharedAnalysisPool()
   }
 }
 
