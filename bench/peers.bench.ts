@@ -24,13 +24,16 @@
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { dirname, extname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { DEFAULT_IGNORED_DIRS } from '../src/engine/scan/file-selection.ts'
 import { generateCorpus } from './lib/corpus-generator.ts'
 import { writeMarkdownSection } from './lib/markdown-section.ts'
+
+/** How busy the shared machine was when the run started (the report gives it with the end's). */
+const LOAD_AT_START = loadavg()[0] ?? 0
 
 const { values } = parseArgs({
   options: {
@@ -254,7 +257,7 @@ async function main(): Promise<void> {
     `| ${target.name} | ${nameOf(run)} | ${seconds(run.wallMs)} | ${seconds(run.cpuMs)} | ${Math.round(run.maxRssKb / 1024)} | ${Math.round(target.lines / (run.wallMs / 1000)).toLocaleString('en-US')} | ${run.findings} | ${run.errors} |`
 
   const body = [
-    `Measured with \`npm run bench:peers\` on ${new Date().toISOString().slice(0, 10)}, on this machine (${(await import('node:os')).cpus().length} cores, shared, Node ${process.version}): Parapet's default CLI analysis (\`parapet scan <dir>\`: sast, secrets, dataflow, default worker count, run as \`node bin/parapet.js\`) against ${bandit.replace(/^bandit/, 'Bandit')} (\`bandit -r . -f json\`) on Python and ESLint ${eslint.replace(/^v/, '')} with eslint-plugin-security ${pluginVersion} (its recommended rules, \`bench/peers.eslint.config.js\`, TypeScript through @typescript-eslint/parser) on JavaScript/TypeScript. Each tool reads the same copy of the code's \`.py\` or JS/TS files (folders Parapet treats as vendored left out), one tool at a time; each pair ran ${runs} times, alternating which tool went first, and the table shows each tool's run with the median wall time (the machine is shared: single runs vary by a third). Wall time from spawn to exit; CPU is user+sys of the tool and the processes it waited for (GNU time); peak RSS is the largest single process's (Parapet's worker processes are not summed); lines/s divides the staged files' lines by the wall time. Findings are what each tool reports with its default settings (Bandit: all severities and confidences; ESLint: the plugin's warnings); they are different rule sets and are given for context, not as a detection comparison. Errors: files the tool could not read, parse or finish. Parapet runs with \`--verbose\`, which is how the start of file analysis is seen.`,
+    `Measured with \`npm run bench:peers\` on ${new Date().toISOString().slice(0, 10)}, on this machine (${(await import('node:os')).cpus().length} cores, shared, Node ${process.version}; 1-minute load average ${LOAD_AT_START.toFixed(1)} at the start and ${(loadavg()[0] ?? 0).toFixed(1)} at the end, a load above the core count slowing every tool): Parapet's default CLI analysis (\`parapet scan <dir>\`: sast, secrets, dataflow, default worker count, run as \`node bin/parapet.js\`) against ${bandit.replace(/^bandit/, 'Bandit')} (\`bandit -r . -f json\`) on Python and ESLint ${eslint.replace(/^v/, '')} with eslint-plugin-security ${pluginVersion} (its recommended rules, \`bench/peers.eslint.config.js\`, TypeScript through @typescript-eslint/parser) on JavaScript/TypeScript. Each tool reads the same copy of the code's \`.py\` or JS/TS files (folders Parapet treats as vendored left out), one tool at a time; each pair ran ${runs} times, alternating which tool went first, and the table shows each tool's run with the median wall time (the machine is shared: single runs vary by a third). Wall time from spawn to exit; CPU is user+sys of the tool and the processes it waited for (GNU time); peak RSS is the largest single process's (Parapet's worker processes are not summed); lines/s divides the staged files' lines by the wall time. Findings are what each tool reports with its default settings (Bandit: all severities and confidences; ESLint: the plugin's warnings); they are different rule sets and are given for context, not as a detection comparison. Errors: files the tool could not read, parse or finish. Parapet runs with \`--verbose\`, which is how the start of file analysis is seen.`,
     '',
     `Code: Debian's python3-django from \`${DJANGO_DIR}\`; express and koa with their dependencies (\`${NPM_FETCH}\`); the generated corpus of bench/lib/corpus-generator.ts at ${corpus.lines.toLocaleString('en-US')} lines over ${corpus.files} files in 16 languages, of which the Python and the JS/TS files are measured.`,
     '',
