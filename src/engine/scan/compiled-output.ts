@@ -64,15 +64,25 @@ export function decideCompiledFolders(
   otherPaths: readonly string[],
   configText: (path: string) => string | undefined,
 ): CompiledFolderDecision[] {
+  const folders = [...new Set(compiledFolders)]
+  if (folders.length === 0) return []
   const packageDirs = new Set(otherPaths.filter((path) => baseNameOf(path) === 'package.json').map(parentOf))
+  const pathsByPackage = new Map<string, string[]>()
+  for (const path of otherPaths) {
+    const packageDir = owningPackage(parentOf(path), packageDirs)
+    if (packageDir === null) continue
+    const paths = pathsByPackage.get(packageDir)
+    if (paths) paths.push(path)
+    else pathsByPackage.set(packageDir, [path])
+  }
   const decisions: CompiledFolderDecision[] = []
-  for (const folder of new Set(compiledFolders)) {
+  for (const folder of folders) {
     const packageDir = owningPackage(parentOf(folder), packageDirs)
     if (packageDir === null) {
       decisions.push({ folder, scan: false, reason: 'compiled or build output outside an npm package' })
       continue
     }
-    const own = otherPaths.filter((path) => owningPackage(parentOf(path), packageDirs) === packageDir)
+    const own = pathsByPackage.get(packageDir) ?? []
     const source = sourceOf(packageDir, own)
     if (source === null) {
       decisions.push({ folder, scan: true, reason: 'the package has no source that compiles into it (no src/, no TypeScript)' })
