@@ -17,9 +17,9 @@
  * shutdown, the caller's deadline) kills the workers at once, whatever they are doing; in the
  * calling thread, analysis can only stop between files.
  */
-import { open, stat } from 'node:fs/promises'
+import { open, readFile, stat } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { ANALYZERS } from '../core/types.ts'
 import type { AnalyzerName, DataFlowTrace, Finding, RuleDocument, ScanStats } from '../core/types.ts'
 import type { RepositoryAnalyzer, RepositoryResult } from '../core/analyzer.ts'
@@ -35,6 +35,9 @@ import { emptySastMetrics } from '../sast/analyzer.ts'
 import type { SastMetrics } from '../sast/analyzer.ts'
 import { loadSecretsDetector, type SecretsDetector } from '../secrets/bridge.ts'
 import { walkDirectory } from './walk.ts'
+import type { WalkedFile } from './walk.ts'
+import { compiledFolderOf, decideCompiledFolders, isTsconfigPath } from './compiled-output.ts'
+import type { CompiledFolderDecision } from './compiled-output.ts'
 import { TaintAnalyzer, checkTaintRule, isTaintRule } from '../semgrep/taint.ts'
 import { SummaryAnalyzer } from '../summary/index.ts'
 import type { RepositorySummaryData } from '../summary/index.ts'
@@ -256,6 +259,17 @@ class ScanSession {
       reason === 'unreadable' || reason === 'timeout' || reason === 'crashed' ? 'warning' : reason === 'vendored' || reason === 'unsupported' || reason === 'symlink' ? 'debug' : 'info'
     this.log(level, `skipped ${path}: ${reason}${detail ? ` (${detail})` : ''}`, { path, reason, ...(detail ? { detail } : {}) })
     if (countsAsFile) this.advance()
+  }
+
+  /**
+   * Logs whether a compiled folder is read, and why. A skipped folder of a directory counts as one
+   * vendored folder, like the other folders the walk does not enter (in-memory sources count per file).
+   */
+  reportCompiledFolder(decision: CompiledFolderDecision, countSkippedFolder: boolean): void {
+    const data = { path: decision.folder, reason: decision.reason }
+    if (decision.scan) return this.log('info', `scanning ${decision.folder}/: ${decision.reason}`, data)
+    if (countSkippedFolder) this.stats.skipped.vendored = (this.stats.skipped.vendored ?? 0) + 1
+    this.log('info', `skipped ${decision.folder}/: ${decision.reason}`, data)
   }
 
   private advance(): void {
@@ -530,11 +544,30 @@ export async function scanSources(sources: AsyncIterable<SourceInput> | Iterable
     await session.startExecutor()
     session.log('info', 'analyzing sources')
     const selected: SelectedFile[] = []
+    // compiled output waits for every path: whether it is read depends on the rest of its package
+    const compiled: Array<{ path: string; content: Buffer; folder: string }> = []
+    const otherPaths: string[] = []
+    const tsconfigs = new Map<string, string>()
     for await (const source of sources) {
       options.signal?.throwIfAborted()
       const path = normalizeRelativePath(source.path)
       session.stats.filesTotal++
-      const file = await session.select({ path, ignored: isInIgnoredDir(path, ignored), read: async () => source.content })
+      const folder = compiledFolderOf(path, ignored)
+      if (folder !== null) {
+        compiled.push({ path, content: source.content, folder })
+        continue
+      }
+      const isIgnored = isInIgnoredDir(path, ignored)
+      if (!isIgnored) otherPaths.push(path)
+      if (!isIgnored && isTsconfigPath(path)) tsconfigs.set(path, source.content.toString('utf8'))
+      const file = await session.select({ path, ignored: isIgnored, read: async () => source.content })
+      if (file) selected.push(file)
+    }
+    const decisions = decideCompiledFolders(compiled.map((file) => file.folder), otherPaths, (path) => tsconfigs.get(path))
+    for (const decision of decisions) session.reportCompiledFolder(decision, false)
+    const read = new Set(decisions.filter((decision) => decision.scan).map((decision) => decision.folder))
+    for (const { path, content, folder } of compiled) {
+      const file = await session.select({ path, ignored: !read.has(folder), read: async () => content })
       if (file) selected.push(file)
     }
     await session.analyzeAll(selected)
@@ -560,11 +593,19 @@ export async function scanDirectory(dir: string, options: ScanOptions = {}): Pro
     // worker count is given, the number of files decides how many are needed.
     if (options.workers !== undefined) session.bootWorkers(null)
     session.log('info', `collecting files under ${dir}`)
-    const files = await walkDirectory(root, {
+    const compiledFolders: string[] = []
+    const skipsInCompiled: Array<{ path: string; reason: SkipReason; detail: string | undefined; folder: string }> = []
+    const walked = await walkDirectory(root, {
       ignoredDirs: new Set(options.ignoredDirs ?? DEFAULT_IGNORED_DIRS),
       ...(options.signal ? { signal: options.signal } : {}),
-      onSkip: (path, reason, detail) => session.skip(path, reason, detail, false),
+      onCompiledFolder: (path) => compiledFolders.push(path),
+      onSkip: (path, reason, detail, folder) => (folder === undefined ? session.skip(path, reason, detail, false) : skipsInCompiled.push({ path, reason, detail, folder })),
     })
+    const decisions = await decideCompiledFoldersOnDisk(root, compiledFolders, walked)
+    for (const decision of decisions) session.reportCompiledFolder(decision, true)
+    const read = new Set(decisions.filter((decision) => decision.scan).map((decision) => decision.folder))
+    for (const skip of skipsInCompiled) if (read.has(skip.folder)) session.skip(skip.path, skip.reason, skip.detail, false)
+    const files = walked.filter((file) => file.compiledFolder === undefined || read.has(file.compiledFolder))
     session.stats.filesTotal = files.length
     session.bootWorkers(files.length)
     await session.prepare()
@@ -590,6 +631,18 @@ export async function scanDirectory(dir: string, options: ScanOptions = {}): Pro
     await session.close()
   }
   return session.report()
+}
+
+/** The compiled folders' decisions from the walked paths and the package's tsconfig files on disk. */
+async function decideCompiledFoldersOnDisk(root: string, folders: readonly string[], walked: readonly WalkedFile[]): Promise<CompiledFolderDecision[]> {
+  if (folders.length === 0) return []
+  const otherPaths = walked.filter((file) => file.compiledFolder === undefined).map((file) => file.path)
+  const tsconfigs = new Map<string, string>()
+  for (const path of otherPaths.filter(isTsconfigPath)) {
+    const text = await readFile(join(root, path), 'utf8').catch(() => null)
+    if (text !== null) tsconfigs.set(path, text)
+  }
+  return decideCompiledFolders(folders, otherPaths, (path) => tsconfigs.get(path))
 }
 
 /** Reads a file unless it is larger than `maxBytes`, in which case its size is returned. */
