@@ -21,6 +21,8 @@ import { passwordCallResult, passwordRead } from './passwords.ts'
 import { ALL_SINK_KINDS_MASK, SOURCE_KIND_INFO, sinkKindBit, sinkKindsMask } from './kinds.ts'
 import type { SinkKind } from './kinds.ts'
 import { isSecretName, secretNameSink } from './secret-names.ts'
+import { NULL_PROTOTYPE, holdsPrototypeKey, prototypeKeyLiteral, prototypeKeys, prototypeSink } from './pollution.ts'
+import { backtrackingSink, judgeRegex, parseRegexLiteral, regexLiteralOf } from './redos.ts'
 import type { FileUnit } from './program.ts'
 import type { ConfigMark, GuardSpec, SinkSpec, SourceSpec } from './spec.ts'
 import { State, joinStates } from './state.ts'
@@ -416,6 +418,7 @@ export class FunctionRun {
   /** Assignment with a trace step and assignment sinks (`ctx.body = x`, `session[k] = x`). */
   private assign(target: Target, value: Val, state: State, site: Step['site']): void {
     if (target.t === 'member' || target.t === 'index') this.checkAssignSinks(target, value, state, site)
+    if ((target.t === 'member' || target.t === 'index') && this.catalog.prototypeWrites) this.checkPrototypeWrite(target, state, site)
     const name = target.t === 'name' ? target.name : target.t === 'member' ? target.property : target.t === 'index' && target.index.t === 'literal' ? String(target.index.value) : null
     this.checkSecretName(name, value, site, `stored in ${targetText(target)}`)
     const stepped = withStep(value, { site, note: `assigned to ${targetText(target)}` })
@@ -478,6 +481,54 @@ export class FunctionRun {
       }
       default:
         return CLEAN
+    }
+  }
+
+  /**
+   * `obj[key] = v`, `obj[a][b] = v`: a key from untrusted data may be `__proto__` and write onto a
+   * prototype (pollution.ts), unless the object indexed has none (`Object.create(null)`).
+   */
+  private checkPrototypeWrite(target: Extract<Target, { t: 'member' | 'index' }>, state: State, site: Step['site']): void {
+    for (const { object, key } of prototypeKeys(target)) {
+      const keyValue = this.eval(key, state)
+      if (keyValue.constant !== undefined || keyValue.facts.length === 0) continue
+      if (this.eval(object, state).qname === NULL_PROTOTYPE) continue
+      const hit: SinkHit = { spec: prototypeSink(`property name ${clip(key.site.text)} written into ${clip(pathOf(object) ?? 'an object')}`), site, callee: 'return' }
+      for (const fact of keyValue.facts) this.reach(fact, hit, null)
+    }
+  }
+
+  /**
+   * `Object.assign(target, src)`: every key of an untrusted object is written into the target,
+   * `__proto__` included (a JSON body can hold one as an own key). Objects written with constant
+   * keys (`{ name: req.body.name }`) carry untrusted values but no untrusted keys.
+   */
+  private checkObjectMerge(context: CallContext): void {
+    const [target, ...sources] = context.args
+    if (!target || target.value.qname === NULL_PROTOTYPE) return
+    const hit: SinkHit = { spec: prototypeSink(`keys merged by ${context.label}()`), site: context.expr.site, callee: 'return' }
+    for (const { arg, value } of sources) if (!arg.spread) for (const fact of value.facts) this.reach(fact, hit, null)
+  }
+
+  /**
+   * A regular expression run on untrusted text (`re.test(s)`, `s.replace(re, ...)`) whose
+   * literal is known and backtracks super-linearly (redos.ts).
+   */
+  private checkRegexRun(context: CallContext): void {
+    const callee = context.expr.callee
+    if (callee.t !== 'member') return
+    for (const run of this.catalog.regexRuns.match(context.names)) {
+      const text = run.text === 'receiver' ? context.receiver : (context.args[run.text]?.value ?? null)
+      if (!text || text.facts.length === 0) continue
+      const regexExpr = run.regex === 'receiver' ? callee.object : context.args[run.regex]?.arg.value
+      const regexValue = run.regex === 'receiver' ? context.receiver : context.args[run.regex]?.value
+      const literal = typeof regexValue?.constant === 'string' ? regexValue.constant : null
+      // A string literal is no regex (`s.split("/a/")`); a regex literal's text starts with `/`.
+      if (literal === null || !regexExpr || (regexExpr.t === 'literal' && !regexExpr.site.text.startsWith('/')) || !parseRegexLiteral(literal)) continue
+      const verdict = judgeRegex(literal)
+      if (!verdict) continue
+      const hit: SinkHit = { spec: backtrackingSink(literal, callee.property, verdict), site: context.expr.site, callee: 'return' }
+      for (const fact of text.facts) this.reach(fact, hit, null)
     }
   }
 
@@ -790,6 +841,11 @@ export class FunctionRun {
     checkAlgorithm(this.engine, context, (arg) => this.foldedEval(arg, state))
     const folded = this.foldedCall(context) ?? this.collectionFactory(context)
     if (folded) return folded
+    if (catalog.regexRuns.mayMatch(last)) this.checkRegexRun(context)
+    if (catalog.prototypeWrites) {
+      if (catalog.objectMerges.mayMatch(last) && catalog.objectMerges.match(names).length > 0) this.checkObjectMerge(context)
+      if (catalog.nullPrototypes.mayMatch(last) && catalog.nullPrototypes.match(names).length > 0 && context.args[0]?.value.constant === null) return val({ qname: NULL_PROTOTYPE })
+    }
     const consumed = catalog.sinkCalls.mayMatch(last) && this.checkCallSinks(context)
     if (catalog.noReturn.mayMatch(last) && catalog.noReturn.match(names).length > 0) this.noReturnCall = expr
     this.noteView(context, last, state)
@@ -819,6 +875,11 @@ export class FunctionRun {
       return folded === undefined ? null : constantVal(folded)
     }
     const written = pathOf(callee)
+    // `new RegExp("a+$", "i")` of constants folds to its literal's text, as `/a+$/i` does.
+    if (written === 'RegExp' && typeof args[0] === 'string' && args.length <= 2 && (args[1] === undefined || typeof args[1] === 'string')) {
+      const literal = regexLiteralOf(args[0], args[1] as string | undefined)
+      if (literal !== null) return constantVal(literal)
+    }
     const [only] = args
     if (args.length !== 1 || only === undefined || written === null) return null
     if (written === 'len' && typeof only === 'string') return constantVal(only.length)
@@ -1477,12 +1538,14 @@ export class FunctionRun {
       const equal = ops.equal.includes(test.op) ? polarity : ops.notEqual.includes(test.op) ? !polarity : null
       if (equal === true) this.viewEquality(state, test.left, test.right, test.site)
       if (equal === true) this.pinConstant(state, test.left, test.right)
+      if (equal === false && this.catalog.prototypeWrites) this.refinePrototypeKeyComparison(state, test.left, test.right, test.site)
       this.refineUrlChecks(state, test, polarity)
       return state
     }
     if (test.t === 'call' && polarity) this.refineCall(state, test)
     if (test.t === 'call') this.refineUrlChecks(state, test, polarity)
     if (test.t === 'call' && !polarity) this.refineCallRejection(state, test)
+    if (test.t === 'call' && !polarity && this.catalog.prototypeWrites) this.refinePrototypeDenyList(state, test)
     // `if u.netloc: abort()`: no host at all is a relative URL, on the current host.
     if (!polarity && (test.t === 'member' || test.t === 'call')) this.cleanThroughView(state, test, ALL_SINK_KINDS_MASK, { site: test.site, note: 'no host (relative URL)' })
     return state
@@ -1634,6 +1697,22 @@ export class FunctionRun {
   }
 
   /** `name.contains("..")` is false (the check that returns or throws when it is true). */
+  /** `if (key === "__proto__") continue`: past the check, the key is not that prototype key. */
+  private refinePrototypeKeyComparison(state: State, left: Expr, right: Expr, site: Step['site']): void {
+    const [subject, key] = prototypeKeyLiteral(right) !== null ? [left, prototypeKeyLiteral(right)] : [right, prototypeKeyLiteral(left)]
+    if (key === null) return
+    this.applyGuard(state, subject, sinkKindBit('prototype'), undefined, { site, note: `compared with "${key}"` })
+  }
+
+  /** `if (BLOCKED.includes(key)) continue` with `__proto__` among the blocked keys. */
+  private refinePrototypeDenyList(state: State, test: Extract<Expr, { t: 'call' }>): void {
+    const callee = test.callee
+    const subject = test.args[0]?.value
+    if (callee.t !== 'member' || !subject || (callee.property !== 'includes' && callee.property !== 'has')) return
+    if (!holdsPrototypeKey(this.eval(callee.object, state)) && !/__proto__|['"`]constructor['"`]/.test(callee.object.site.text)) return
+    this.applyGuard(state, subject, sinkKindBit('prototype'), undefined, { site: test.site, note: 'prototype keys rejected' })
+  }
+
   private refineCallRejection(state: State, test: Extract<Expr, { t: 'call' }>): void {
     const callee = test.callee
     if (callee.t !== 'member' || !test.args[0] || !this.catalog.rejectionCalls.mayMatch(callee.property)) return
@@ -1719,6 +1798,12 @@ export class FunctionRun {
       this.cleanThroughView(state, subject, ALL_SINK_KINDS_MASK, { site, note: 'host compared with a trusted value' })
     }
   }
+}
+
+/** Source text short enough for a sink note. */
+function clip(text: string): string {
+  const line = text.replace(/\s+/g, ' ')
+  return line.length > 60 ? `${line.slice(0, 57)}...` : line
 }
 
 /** The expression a guard call checks (see GuardSpec.subject). */

@@ -429,6 +429,20 @@ export interface SemanticsSpec {
   /** calls whose result, as the template of a format operator, escapes what is formatted into it (`Markup("<b>%s</b>") % x`) */
   readonly escapingTemplates?: ReadonlyArray<{ readonly call: readonly string[]; readonly cleans: readonly SinkKind[]; readonly note: string }>
   readonly configurations?: readonly ConfigurationSpec[]
+  /**
+   * Objects inherit through a prototype that a property name reaches (`o["__proto__"]`): writes
+   * under a computed key, and `merges` of untrusted objects into a target (`Object.assign`), are
+   * prototype-pollution sinks unless the target came from a `nullPrototype` call given `null`.
+   */
+  readonly prototypeWrites?: { readonly merges: readonly string[]; readonly nullPrototype: readonly string[] }
+  /** methods that run a regular expression on a text, and where each of the two is (redos.ts) */
+  readonly regexRuns?: readonly RegexRunSpec[]
+}
+
+export interface RegexRunSpec {
+  readonly call: readonly string[]
+  readonly regex: 'receiver' | number
+  readonly text: 'receiver' | number
 }
 
 export interface LanguageSpec {
