@@ -514,10 +514,11 @@ export class FunctionRun {
    * A regular expression run on untrusted text (`re.test(s)`, `s.replace(re, ...)`) whose
    * literal is known and backtracks super-linearly (redos.ts).
    */
-  private checkRegexRun(context: CallContext): void {
+  private checkRegexRun(context: CallContext, method: string): void {
     const callee = context.expr.callee
     if (callee.t !== 'member') return
-    for (const run of this.catalog.regexRuns.match(context.names)) {
+    // A literal receiver (`/a+$/.test(s)`) has no name: the method alone says what runs.
+    for (const run of this.catalog.regexRuns.match([...context.names, `regex.${method}`])) {
       const text = run.text === 'receiver' ? context.receiver : (context.args[run.text]?.value ?? null)
       if (!text || text.facts.length === 0) continue
       const regexExpr = run.regex === 'receiver' ? callee.object : context.args[run.regex]?.arg.value
@@ -527,7 +528,7 @@ export class FunctionRun {
       if (literal === null || !regexExpr || (regexExpr.t === 'literal' && !regexExpr.site.text.startsWith('/')) || !parseRegexLiteral(literal)) continue
       const verdict = judgeRegex(literal)
       if (!verdict) continue
-      const hit: SinkHit = { spec: backtrackingSink(literal, callee.property, verdict), site: context.expr.site, callee: 'return' }
+      const hit: SinkHit = { spec: backtrackingSink(literal, method, verdict), site: context.expr.site, callee: 'return' }
       for (const fact of text.facts) this.reach(fact, hit, null)
     }
   }
@@ -841,7 +842,7 @@ export class FunctionRun {
     checkAlgorithm(this.engine, context, (arg) => this.foldedEval(arg, state))
     const folded = this.foldedCall(context) ?? this.collectionFactory(context)
     if (folded) return folded
-    if (catalog.regexRuns.mayMatch(last)) this.checkRegexRun(context)
+    if (callee.t === 'member' && catalog.regexRuns.mayMatch(callee.property)) this.checkRegexRun(context, callee.property)
     if (catalog.prototypeWrites) {
       if (catalog.objectMerges.mayMatch(last) && catalog.objectMerges.match(names).length > 0) this.checkObjectMerge(context)
       if (catalog.nullPrototypes.mayMatch(last) && catalog.nullPrototypes.match(names).length > 0 && context.args[0]?.value.constant === null) return val({ qname: NULL_PROTOTYPE })

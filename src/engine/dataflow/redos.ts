@@ -44,10 +44,23 @@ export function parseRegexLiteral(text: string): { source: string; flags: string
   return match ? { source: match[1] ?? '', flags: match[2] ?? '' } : null
 }
 
-/** `new RegExp(source, flags)` of known strings, as a literal's text. */
+/**
+ * `new RegExp(source, flags)` of known strings, as a literal's text. String constants keep their
+ * escapes as written (lower.ts), so `"\\d+"` is the pattern `\d+` only once unescaped here.
+ */
 export function regexLiteralOf(source: string, flags: string | undefined): string | null {
   if (source === '' || !/^[dgimsuvy]*$/.test(flags ?? '')) return null
-  return `/${source}/${flags ?? ''}`
+  return `/${unescapeString(source)}/${flags ?? ''}`
+}
+
+const CONTROL_ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', v: '\v', f: '\f', b: '\b', '0': '\0' }
+
+/** A JavaScript string literal's body as the string it denotes (`\\` is one backslash, `\d` is `d`). */
+function unescapeString(text: string): string {
+  return text.replace(/\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|u\{[0-9a-fA-F]+\}|[\s\S])/g, (_, escape: string) => {
+    if (escape.length > 1) return String.fromCodePoint(parseInt(escape.replace(/^[xu]\{?|\}$/g, ''), 16))
+    return CONTROL_ESCAPES[escape] ?? (escape === '\n' ? '' : escape)
+  })
 }
 
 /** recheck's verdict on a regex literal: null unless it surely backtracks super-linearly. */
