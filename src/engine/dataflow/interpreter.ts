@@ -21,7 +21,7 @@ import { passwordCallResult, passwordRead } from './passwords.ts'
 import { ALL_SINK_KINDS_MASK, SOURCE_KIND_INFO, sinkKindBit, sinkKindsMask } from './kinds.ts'
 import type { SinkKind } from './kinds.ts'
 import { isSecretName, secretNameSink } from './secret-names.ts'
-import { NULL_PROTOTYPE, holdsPrototypeKey, prototypeKeyLiteral, prototypeKeys, prototypeSink } from './pollution.ts'
+import { NULL_PROTOTYPE, holdsPrototypeKey, mayBePrototypeKey, prototypeKeyLiteral, prototypeKeys, prototypeSink } from './pollution.ts'
 import { backtrackingSink, judgeRegex, parseRegexLiteral, regexLiteralOf } from './redos.ts'
 import type { FileUnit } from './program.ts'
 import type { ConfigMark, GuardSpec, SinkSpec, SourceSpec } from './spec.ts'
@@ -290,7 +290,7 @@ export class FunctionRun {
       value = inexact(value)
       this.update(stmt.value, state, inexact)
     }
-    if (stmt.op !== null && stmt.value) value = this.binaryValue(stmt.op.replace(/=$/, ''), this.readTarget(stmt.target, state), value)
+    if (stmt.op !== null && stmt.value) value = this.binaryValue(stmt.op.replace(/=$/, ''), this.readTarget(stmt.target, state), value, stmt.site)
     if (stmt.type) value = this.typed(value, stmt.type)
     this.userStatementSink(stmt.site, value)
     this.assign(stmt.target, value, state, stmt.site)
@@ -490,8 +490,10 @@ export class FunctionRun {
    */
   private checkPrototypeWrite(target: Extract<Target, { t: 'member' | 'index' }>, state: State, site: Step['site']): void {
     for (const { object, key } of prototypeKeys(target)) {
+      // `list[list.length] = x` appends: a length is a number, no property name.
+      if (key.t === 'member' && key.property === 'length') continue
       const keyValue = this.eval(key, state)
-      if (keyValue.constant !== undefined || keyValue.facts.length === 0) continue
+      if (keyValue.constant !== undefined || keyValue.facts.length === 0 || !mayBePrototypeKey(keyValue)) continue
       if (this.eval(object, state).qname === NULL_PROTOTYPE) continue
       const hit: SinkHit = { spec: prototypeSink(`property name ${clip(key.site.text)} written into ${clip(pathOf(object) ?? 'an object')}`), site, callee: 'return' }
       for (const fact of keyValue.facts) this.reach(fact, hit, null)
@@ -737,7 +739,7 @@ export class FunctionRun {
         return val({ ref: { t: 'function', fn: expr.fn, receiver: null } })
       case 'assign': {
         let value = this.eval(expr.value, state)
-        if (expr.op !== null) value = this.binaryValue(expr.op.replace(/=$/, ''), this.readTarget(expr.target, state), value)
+        if (expr.op !== null) value = this.binaryValue(expr.op.replace(/=$/, ''), this.readTarget(expr.target, state), value, expr.site)
         this.assign(expr.target, value, state, expr.site)
         return value
       }
@@ -764,6 +766,8 @@ export class FunctionRun {
         result = key === undefined || key === null ? smear(result, value) : withField(result, String(key), value)
       }
     }
+    // `{ __proto__: null }` is an object literal without a prototype, as `Object.create(null)` is.
+    if (this.catalog.prototypeWrites && expr.entries.some((entry) => entry.key === '__proto__' && entry.value.t === 'literal' && entry.value.value === null)) result = { ...result, qname: NULL_PROTOTYPE }
     return result
   }
 
@@ -778,7 +782,7 @@ export class FunctionRun {
     }
     const left = this.eval(expr.left, state)
     const right = this.eval(expr.right, state)
-    return this.binaryValue(expr.op, left, this.escapedByTemplate(expr, left, right))
+    return this.binaryValue(expr.op, left, this.escapedByTemplate(expr, left, right), expr.site)
   }
 
   /** `Markup("<b>%s</b>") % x`: a template that escapes what is formatted into it. */
@@ -791,7 +795,7 @@ export class FunctionRun {
   }
 
   /** The value of `left op right`: folded when both are known; comparisons carry no data. */
-  private binaryValue(op: string, left: Val, right: Val): Val {
+  private binaryValue(op: string, left: Val, right: Val, site: Step['site']): Val {
     const ops = this.syntax.operators
     const folded = foldBinary(op, left.constant, right.constant, ops.equal, ops.notEqual)
     if (ops.clean.includes(op) || ops.equal.includes(op) || ops.notEqual.includes(op) || ops.membership?.includes(op) || ops.negatedMembership?.includes(op)) {
@@ -807,7 +811,10 @@ export class FunctionRun {
     if (ops.format?.includes(op)) prefix = typeof left.constant === 'string' ? left.constant.split('%')[0] || null : left.prefix
     const choices = folded === undefined && op === '+' ? concatChoices([left, right]) : undefined
     const qname = ops.pathJoin?.includes(op) ? left.qname : null
-    return { ...CLEAN, facts, constant: folded, prefix, qname, ...(choices ? { choices } : {}) }
+    const result: Val = { ...CLEAN, facts, constant: folded, prefix, qname, ...(choices ? { choices } : {}) }
+    // `i + 1` is a number, or a string ending in a digit: never a property name such as `__proto__`.
+    if (op === '+' && this.catalog.prototypeWrites && (typeof left.constant === 'number' || typeof right.constant === 'number')) return cleaned(result, sinkKindBit('prototype'), { site, note: 'a number added' })
+    return result
   }
 
   // --- calls ------------------------------------------------------------------------------

@@ -44,6 +44,12 @@ export function holdsPrototypeKey(value: Val, depth = 0): boolean {
   return false
 }
 
+/** Whether a key's known start (`"user_" + name`) still allows a prototype key. */
+export function mayBePrototypeKey(key: Val): boolean {
+  const prefix = key.prefix
+  return prefix === null || [...PROTOTYPE_KEYS].some((name) => name.startsWith(prefix))
+}
+
 /** The literal prototype key one side of a comparison is, if it is one. */
 export function prototypeKeyLiteral(expr: Expr): string | null {
   return expr.t === 'literal' && typeof expr.value === 'string' && PROTOTYPE_KEYS.has(expr.value) ? expr.value : null
