@@ -22,8 +22,13 @@ process.env.RECHECK_SYNC_BACKEND ??= 'pure'
  * costs this once per process.
  */
 export const REGEX_CHECK_TIMEOUT_MS = 1000
-/** Longer patterns are not analyzed (the automaton grows with the pattern). */
-const MAX_PATTERN_LENGTH = 2000
+/**
+ * Longer patterns are not analyzed: the automaton grows with the pattern, and the patterns of
+ * ReDoS advisories are far shorter (generated tables such as Unicode ranges are longer).
+ */
+const MAX_PATTERN_LENGTH = 400
+/** An unbounded or large repetition: without one, matching is linear and recheck is not asked. */
+const REPETITION = /[*+]|\{\d*,\d*\}|\{\d{2,}\}/
 const MAX_CACHED_VERDICTS = 5000
 
 export interface BacktrackingVerdict {
@@ -74,7 +79,7 @@ export function judgeRegex(literal: string): BacktrackingVerdict | null {
 
 function analyze(literal: string): BacktrackingVerdict | null {
   const parsed = parseRegexLiteral(literal)
-  if (!parsed || parsed.source.length > MAX_PATTERN_LENGTH) return null
+  if (!parsed || parsed.source.length > MAX_PATTERN_LENGTH || !REPETITION.test(parsed.source)) return null
   // The automaton checker only: the fuzzing one is randomized and slower, and a verdict must be
   // the same on every scan of the same code.
   const diagnostics = checkSync(parsed.source, parsed.flags, { checker: 'automaton', timeout: REGEX_CHECK_TIMEOUT_MS })
