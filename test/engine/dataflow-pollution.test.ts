@@ -103,6 +103,7 @@ describe('prototype pollution: a key from request data', () => {
     ['appended at a length', { 'app.js': route('const copy = []\nfor (const item of req.body.items) {\n  copy[copy.length] = item\n}') }],
     ['a number is added to the key', { 'app.js': route('const slots = {}\nslots[req.body.index + 1] = req.body.value') }],
     ['the key has a constant prefix', { 'app.js': route("const registry = {}\nregistry['user_' + req.body.name] = req.body.value") }],
+    ['a constant flag is written under the key', { 'app.js': route('const seen = {}\nseen[req.query.tag] = true') }],
     ['kept in a Map', { 'app.js': route('const store = new Map()\nstore.set(req.body.key, req.body.value)') }],
     ['not the key (constant keys, untrusted values)', { 'app.js': route("const profile = {}\nprofile.name = req.body.name\nprofile['bio'] = req.body.bio\nObject.assign(profile, { city: req.body.city })") }],
     ['spread into a new object', { 'app.js': route('const options = { ...req.body }\nres.locals.options = options') }],

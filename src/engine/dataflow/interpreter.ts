@@ -418,7 +418,7 @@ export class FunctionRun {
   /** Assignment with a trace step and assignment sinks (`ctx.body = x`, `session[k] = x`). */
   private assign(target: Target, value: Val, state: State, site: Step['site']): void {
     if (target.t === 'member' || target.t === 'index') this.checkAssignSinks(target, value, state, site)
-    if ((target.t === 'member' || target.t === 'index') && this.catalog.prototypeWrites) this.checkPrototypeWrite(target, state, site)
+    if ((target.t === 'member' || target.t === 'index') && this.catalog.prototypeWrites) this.checkPrototypeWrite(target, value, state, site)
     const name = target.t === 'name' ? target.name : target.t === 'member' ? target.property : target.t === 'index' && target.index.t === 'literal' ? String(target.index.value) : null
     this.checkSecretName(name, value, site, `stored in ${targetText(target)}`)
     const stepped = withStep(value, { site, note: `assigned to ${targetText(target)}` })
@@ -486,10 +486,14 @@ export class FunctionRun {
 
   /**
    * `obj[key] = v`, `obj[a][b] = v`: a key from untrusted data may be `__proto__` and write onto a
-   * prototype (pollution.ts), unless the object indexed has none (`Object.create(null)`).
+   * prototype (pollution.ts), unless the object indexed has none (`Object.create(null)`). A
+   * primitive constant written under the key (`seen[k] = true`) changes no prototype: assigning
+   * one to `__proto__` is ignored, and under `constructor` it is an own property.
    */
-  private checkPrototypeWrite(target: Extract<Target, { t: 'member' | 'index' }>, state: State, site: Step['site']): void {
-    for (const { object, key } of prototypeKeys(target)) {
+  private checkPrototypeWrite(target: Extract<Target, { t: 'member' | 'index' }>, value: Val, state: State, site: Step['site']): void {
+    const primitive = value.constant !== undefined && value.constant !== null
+    for (const { object, key, written } of prototypeKeys(target)) {
+      if (written && primitive) continue
       // `list[list.length] = x` appends: a length is a number, no property name.
       if (key.t === 'member' && key.property === 'length') continue
       const keyValue = this.eval(key, state)

@@ -21,15 +21,17 @@ export const NULL_PROTOTYPE = '<null-prototype object>'
 export interface KeyedWrite {
   readonly object: Expr
   readonly key: Expr
+  /** the write key (`a[k] = v`), or the first level of a nested write */
+  readonly written: boolean
 }
 
 /** The write key of `a[k] = v` and the first-level key of `a[x][y] = v` or `a[x].y = v`. */
 export function prototypeKeys(target: Extract<Target, { t: 'member' | 'index' }>): KeyedWrite[] {
-  const keys: KeyedWrite[] = target.t === 'index' ? [{ object: target.object, key: target.index }] : []
+  const keys: KeyedWrite[] = target.t === 'index' ? [{ object: target.object, key: target.index, written: true }] : []
   let first: KeyedWrite | null = null
   let object = target.object
   for (let depth = 0; depth < 8 && (object.t === 'index' || object.t === 'member'); depth++) {
-    if (object.t === 'index') first = { object: object.object, key: object.index }
+    if (object.t === 'index') first = { object: object.object, key: object.index, written: false }
     object = object.object
   }
   if (first && first.key !== keys[0]?.key) keys.push(first)
