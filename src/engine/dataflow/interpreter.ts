@@ -293,7 +293,7 @@ export class FunctionRun {
     if (stmt.op !== null && stmt.value) value = this.binaryValue(stmt.op.replace(/=$/, ''), this.readTarget(stmt.target, state), value, stmt.site)
     if (stmt.type) value = this.typed(value, stmt.type)
     this.userStatementSink(stmt.site, value)
-    this.assign(stmt.target, value, state, stmt.site)
+    this.assign(stmt.target, value, state, stmt.site, stmt.value)
     if (stmt.target.t === 'name') this.trackView(stmt.target.name, stmt.op === null ? stmt.value : null)
   }
 
@@ -416,9 +416,9 @@ export class FunctionRun {
   // --- assignment -------------------------------------------------------------------------
 
   /** Assignment with a trace step and assignment sinks (`ctx.body = x`, `session[k] = x`). */
-  private assign(target: Target, value: Val, state: State, site: Step['site']): void {
+  private assign(target: Target, value: Val, state: State, site: Step['site'], valueExpr: Expr | null = null): void {
     if (target.t === 'member' || target.t === 'index') this.checkAssignSinks(target, value, state, site)
-    if ((target.t === 'member' || target.t === 'index') && this.catalog.prototypeWrites) this.checkPrototypeWrite(target, value, state, site)
+    if ((target.t === 'member' || target.t === 'index') && this.catalog.prototypeWrites) this.checkPrototypeWrite(target, value, valueExpr, state, site)
     const name = target.t === 'name' ? target.name : target.t === 'member' ? target.property : target.t === 'index' && target.index.t === 'literal' ? String(target.index.value) : null
     this.checkSecretName(name, value, site, `stored in ${targetText(target)}`)
     const stepped = withStep(value, { site, note: `assigned to ${targetText(target)}` })
@@ -488,12 +488,14 @@ export class FunctionRun {
    * `obj[key] = v`, `obj[a][b] = v`: a key from untrusted data may be `__proto__` and write onto a
    * prototype (pollution.ts), unless the object indexed has none (`Object.create(null)`). A
    * primitive constant written under the key (`seen[k] = true`) changes no prototype: assigning
-   * one to `__proto__` is ignored, and under `constructor` it is an own property.
+   * one to `__proto__` is ignored, and under `constructor` it is an own property. Nor does a
+   * fresh list or object literal (`groups[k] = [item]`): it becomes the prototype of this one
+   * object only, with no property the key's owner did not put there.
    */
-  private checkPrototypeWrite(target: Extract<Target, { t: 'member' | 'index' }>, value: Val, state: State, site: Step['site']): void {
-    const primitive = value.constant !== undefined && value.constant !== null
+  private checkPrototypeWrite(target: Extract<Target, { t: 'member' | 'index' }>, value: Val, valueExpr: Expr | null, state: State, site: Step['site']): void {
+    const harmless = (value.constant !== undefined && value.constant !== null) || valueExpr?.t === 'list' || valueExpr?.t === 'dict'
     for (const { object, key, written } of prototypeKeys(target)) {
-      if (written && primitive) continue
+      if (written && harmless) continue
       // `list[list.length] = x` appends: a length is a number, no property name.
       if (key.t === 'member' && key.property === 'length') continue
       const keyValue = this.eval(key, state)
@@ -513,7 +515,11 @@ export class FunctionRun {
     const [target, ...sources] = context.args
     if (!target || target.value.qname === NULL_PROTOTYPE) return
     const hit: SinkHit = { spec: prototypeSink(`keys merged by ${context.label}()`), site: context.expr.site, callee: 'return' }
-    for (const { arg, value } of sources) if (!arg.spread) for (const fact of value.facts) this.reach(fact, hit, null)
+    for (const { arg, value } of sources) {
+      if (arg.spread) continue
+      // Path parameters are named by the route (`/:id`): their values are the caller's, not their keys.
+      for (const fact of value.facts) if (fact.origin.type !== 'source' || fact.origin.kind !== 'http-path') this.reach(fact, hit, null)
+    }
   }
 
   /**
@@ -744,7 +750,7 @@ export class FunctionRun {
       case 'assign': {
         let value = this.eval(expr.value, state)
         if (expr.op !== null) value = this.binaryValue(expr.op.replace(/=$/, ''), this.readTarget(expr.target, state), value, expr.site)
-        this.assign(expr.target, value, state, expr.site)
+        this.assign(expr.target, value, state, expr.site, expr.value)
         return value
       }
       case 'other': {

@@ -59,11 +59,14 @@ export function prototypeKeyLiteral(expr: Expr): string | null {
 
 const sinks = new Map<string, SinkSpec>()
 
-/** The sink of one write or merge; its note is the whole sink description (report.ts). */
+/**
+ * The sink of one write or merge; its note is the whole sink description (report.ts). Only remote
+ * data counts: whoever passes command-line arguments already runs the process.
+ */
 export function prototypeSink(note: string): SinkSpec {
   let spec = sinks.get(note)
   if (!spec) {
-    spec = { kind: 'prototype', note }
+    spec = { kind: 'prototype', note, sources: ['remote'] }
     if (sinks.size < 10_000) sinks.set(note, spec)
   }
   return spec

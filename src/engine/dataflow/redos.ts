@@ -88,12 +88,15 @@ function analyze(literal: string): BacktrackingVerdict | null {
   return { complexity, attack: diagnostics.attack.pattern }
 }
 
-/** The sink of one vulnerable regex run by one method: its note is the whole explanation. */
+/**
+ * The sink of one vulnerable regex run by one method: its note is the whole explanation. Only
+ * remote data counts: a slow match on one's own command-line arguments denies no one else.
+ */
 export function backtrackingSink(literal: string, method: string, verdict: BacktrackingVerdict): SinkSpec {
   const note = `${literal} run by ${method}(): ${verdict.complexity} backtracking, e.g. on ${verdict.attack}`
   let spec = sinks.get(note)
   if (!spec) {
-    spec = { kind: 'backtracking', note }
+    spec = { kind: 'backtracking', note, sources: ['remote'] }
     if (sinks.size < MAX_CACHED_VERDICTS) sinks.set(note, spec)
   }
   return spec
