@@ -21,7 +21,7 @@ import { passwordCallResult, passwordRead } from './passwords.ts'
 import { ALL_SINK_KINDS_MASK, SOURCE_KIND_INFO, sinkKindBit, sinkKindsMask } from './kinds.ts'
 import type { SinkKind } from './kinds.ts'
 import { isSecretName, secretNameSink } from './secret-names.ts'
-import { NULL_PROTOTYPE, holdsPrototypeKey, mayBePrototypeKey, prototypeKeyLiteral, prototypeKeys, prototypeSink } from './pollution.ts'
+import { MERGED_KEYS_EXCEPT, NULL_PROTOTYPE, holdsPrototypeKey, mayBePrototypeKey, prototypeKeyLiteral, prototypeKeys, prototypeSink } from './pollution.ts'
 import { backtrackingSink, judgeRegex, parseRegexLiteral, regexLiteralOf } from './redos.ts'
 import type { FileUnit } from './program.ts'
 import type { ConfigMark, GuardSpec, SinkSpec, SourceSpec } from './spec.ts'
@@ -514,11 +514,10 @@ export class FunctionRun {
   private checkObjectMerge(context: CallContext): void {
     const [target, ...sources] = context.args
     if (!target || target.value.qname === NULL_PROTOTYPE) return
-    const hit: SinkHit = { spec: prototypeSink(`keys merged by ${context.label}()`), site: context.expr.site, callee: 'return' }
+    const hit: SinkHit = { spec: prototypeSink(`keys merged by ${context.label}()`, MERGED_KEYS_EXCEPT), site: context.expr.site, callee: 'return' }
     for (const { arg, value } of sources) {
       if (arg.spread) continue
-      // Path parameters are named by the route (`/:id`): their values are the caller's, not their keys.
-      for (const fact of value.facts) if (fact.origin.type !== 'source' || fact.origin.kind !== 'http-path') this.reach(fact, hit, null)
+      for (const fact of value.facts) this.reach(fact, hit, null)
     }
   }
 
@@ -1376,6 +1375,7 @@ export class FunctionRun {
 
   /** A fact at a sink: a finding or trace for real sources, a summary entry for parameters. */
   private reach(fact: Fact, hit: SinkHit, safe: Step | null): void {
+    if (fact.origin.type === 'source' && hit.spec.exceptSources?.includes(fact.origin.kind)) return
     if (fact.origin.type === 'param') {
       if (this.paramSinks.length < ENGINE_LIMITS.sinksPerSummary) this.paramSinks.push({ fact, hit, safe })
       return

@@ -9,6 +9,7 @@
  * attacker values somewhere, but never on a prototype: only keys count.
  */
 import type { Expr, Target } from './ir.ts'
+import type { SourceKind } from './kinds.ts'
 import type { SinkSpec } from './spec.ts'
 import type { Val } from './values.ts'
 
@@ -46,6 +47,9 @@ export function holdsPrototypeKey(value: Val, depth = 0): boolean {
   return false
 }
 
+/** Path parameters are named by the route (`/:id`): merging them copies the route's keys. */
+export const MERGED_KEYS_EXCEPT: readonly SourceKind[] = ['http-path']
+
 /** Whether a key's known start (`"user_" + name`) still allows a prototype key. */
 export function mayBePrototypeKey(key: Val): boolean {
   const prefix = key.prefix
@@ -63,10 +67,10 @@ const sinks = new Map<string, SinkSpec>()
  * The sink of one write or merge; its note is the whole sink description (report.ts). Only remote
  * data counts: whoever passes command-line arguments already runs the process.
  */
-export function prototypeSink(note: string): SinkSpec {
+export function prototypeSink(note: string, exceptSources: readonly SourceKind[] = []): SinkSpec {
   let spec = sinks.get(note)
   if (!spec) {
-    spec = { kind: 'prototype', note, sources: ['remote'] }
+    spec = { kind: 'prototype', note, sources: ['remote'], exceptSources }
     if (sinks.size < 10_000) sinks.set(note, spec)
   }
   return spec

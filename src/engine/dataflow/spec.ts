@@ -316,6 +316,8 @@ export interface SinkSpec {
   readonly cwe?: string
   /** source scopes that count here; default remote and command line */
   readonly sources?: readonly SourceScope[]
+  /** source kinds that do not count here although their scope does (`http-path` keys are the route's) */
+  readonly exceptSources?: readonly SourceKind[]
   /**
    * A value whose known constant prefix matches this regular expression is safe here: a URL
    * whose scheme and host (or leading `/`) are fixed cannot send the request or the user
