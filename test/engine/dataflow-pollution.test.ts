@@ -95,6 +95,7 @@ describe('prototype pollution: a key from request data', () => {
   it.each<[string, Files]>([
     ['compared with the prototype keys', mergeApp("if (key === '__proto__' || key === 'constructor' || key === 'prototype') continue")],
     ['rejected by a deny list', mergeApp("if (['__proto__', 'constructor', 'prototype'].includes(key)) continue")],
+    ['rejected by a deny-list Set', { ...mergeApp('if (BLOCKED.has(key)) continue'), 'lib/merge.js': `const BLOCKED = new Set(['__proto__', 'constructor', 'prototype'])\n` + MERGE.replace('GUARD', 'if (BLOCKED.has(key)) continue') }],
     ['checked as an own property', mergeApp('if (!Object.prototype.hasOwnProperty.call(src, key)) continue')],
     ['checked with Object.hasOwn', mergeApp('if (!Object.hasOwn(src, key)) continue')],
     ['checked at every level of a path', setPathApp("if (part === '__proto__' || part === 'constructor') return", "if (last === '__proto__') return")],

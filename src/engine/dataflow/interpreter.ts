@@ -867,7 +867,9 @@ export class FunctionRun {
     if (catalog.noReturn.mayMatch(last) && catalog.noReturn.match(names).length > 0) this.noReturnCall = expr
     this.noteView(context, last, state)
     this.validatedByParse(context, last, state)
-    const result = this.catalogResult(context, last, state) ?? this.unknownCall(context, calleeValue, state, consumed)
+    let result = this.catalogResult(context, last, state) ?? this.unknownCall(context, calleeValue, state, consumed)
+    // `new Set(["__proto__", ...])` keeps its elements, for deny lists checked with `has` (pollution.ts).
+    if (catalog.prototypeWrites && expr.isNew && written === 'Set' && args[0]?.value.fields) result = { ...result, fields: args[0].value.fields }
     const configured = catalog.configurations.mayMatch(last) ? this.configure(context, state, result) : result
     const read = configRead(this.engine.program, context, configured) ?? configured
     return passwordCallResult(context, read, (arg) => this.foldedEval(arg, state))
