@@ -6,7 +6,7 @@
 import { GlobIndex, globToRegExp } from './glob.ts'
 import type { FunctionDef, Param } from './ir.ts'
 import { sinkKindsMask } from './kinds.ts'
-import type { ConfigurationSpec, GuardSpec, LanguageSpec, MarkerSpec, ParamSourceSpec, RejectionSpec, SanitizerSpec, SinkSpec, SourceSpec, ViewSpec } from './spec.ts'
+import type { ConfigurationSpec, GuardSpec, LanguageSpec, MarkerSpec, ParamSourceSpec, RegexRunSpec, RejectionSpec, SanitizerSpec, SinkSpec, SourceSpec, ViewSpec } from './spec.ts'
 
 export interface CollectionWrite {
   readonly key?: number
@@ -52,6 +52,11 @@ export class Catalog {
   readonly views = new GlobIndex<ViewSpec>()
   readonly escapingTemplates = new GlobIndex<{ mask: number; note: string }>()
   readonly configurations = new GlobIndex<ConfigurationSpec>()
+  /** computed-key writes can reach a prototype (see SemanticsSpec.prototypeWrites) */
+  readonly prototypeWrites: boolean
+  readonly objectMerges = new GlobIndex<true>()
+  readonly nullPrototypes = new GlobIndex<true>()
+  readonly regexRuns = new GlobIndex<RegexRunSpec>()
 
   constructor(readonly spec: LanguageSpec) {
     for (const sink of spec.sinks) {
@@ -87,6 +92,12 @@ export class Catalog {
     }
     for (const template of semantics.escapingTemplates ?? []) this.escapingTemplates.add(template.call, { mask: sinkKindsMask(template.cleans), note: template.note })
     for (const configuration of semantics.configurations ?? []) this.configurations.add(configuration.call, configuration)
+    this.prototypeWrites = semantics.prototypeWrites !== undefined
+    if (semantics.prototypeWrites) {
+      this.objectMerges.add(semantics.prototypeWrites.merges, true)
+      this.nullPrototypes.add(semantics.prototypeWrites.nullPrototype, true)
+    }
+    for (const run of semantics.regexRuns ?? []) this.regexRuns.add(run.call, run)
   }
 
   /** Source specs whose parameter rule makes `param` (at `index`, receiver excluded) untrusted. */

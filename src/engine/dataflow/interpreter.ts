@@ -21,6 +21,8 @@ import { passwordCallResult, passwordRead } from './passwords.ts'
 import { ALL_SINK_KINDS_MASK, SOURCE_KIND_INFO, sinkKindBit, sinkKindsMask } from './kinds.ts'
 import type { SinkKind } from './kinds.ts'
 import { isSecretName, secretNameSink } from './secret-names.ts'
+import { MERGED_KEYS_EXCEPT, NULL_PROTOTYPE, holdsPrototypeKey, mayBePrototypeKey, prototypeKeyLiteral, prototypeKeys, prototypeSink } from './pollution.ts'
+import { backtrackingSink, judgeRegex, parseRegexLiteral, regexLiteralOf } from './redos.ts'
 import type { FileUnit } from './program.ts'
 import type { ConfigMark, GuardSpec, SinkSpec, SourceSpec } from './spec.ts'
 import { State, joinStates } from './state.ts'
@@ -288,10 +290,10 @@ export class FunctionRun {
       value = inexact(value)
       this.update(stmt.value, state, inexact)
     }
-    if (stmt.op !== null && stmt.value) value = this.binaryValue(stmt.op.replace(/=$/, ''), this.readTarget(stmt.target, state), value)
+    if (stmt.op !== null && stmt.value) value = this.binaryValue(stmt.op.replace(/=$/, ''), this.readTarget(stmt.target, state), value, stmt.site)
     if (stmt.type) value = this.typed(value, stmt.type)
     this.userStatementSink(stmt.site, value)
-    this.assign(stmt.target, value, state, stmt.site)
+    this.assign(stmt.target, value, state, stmt.site, stmt.value)
     if (stmt.target.t === 'name') this.trackView(stmt.target.name, stmt.op === null ? stmt.value : null)
   }
 
@@ -414,8 +416,9 @@ export class FunctionRun {
   // --- assignment -------------------------------------------------------------------------
 
   /** Assignment with a trace step and assignment sinks (`ctx.body = x`, `session[k] = x`). */
-  private assign(target: Target, value: Val, state: State, site: Step['site']): void {
+  private assign(target: Target, value: Val, state: State, site: Step['site'], valueExpr: Expr | null = null): void {
     if (target.t === 'member' || target.t === 'index') this.checkAssignSinks(target, value, state, site)
+    if ((target.t === 'member' || target.t === 'index') && this.catalog.prototypeWrites) this.checkPrototypeWrite(target, value, valueExpr, state, site)
     const name = target.t === 'name' ? target.name : target.t === 'member' ? target.property : target.t === 'index' && target.index.t === 'literal' ? String(target.index.value) : null
     this.checkSecretName(name, value, site, `stored in ${targetText(target)}`)
     const stepped = withStep(value, { site, note: `assigned to ${targetText(target)}` })
@@ -478,6 +481,66 @@ export class FunctionRun {
       }
       default:
         return CLEAN
+    }
+  }
+
+  /**
+   * `obj[key] = v`, `obj[a][b] = v`: a key from untrusted data may be `__proto__` and write onto a
+   * prototype (pollution.ts), unless the object indexed has none (`Object.create(null)`). A
+   * primitive constant written under the key (`seen[k] = true`) changes no prototype: assigning
+   * one to `__proto__` is ignored, and under `constructor` it is an own property. Nor does a
+   * fresh list or object literal (`groups[k] = [item]`): it becomes the prototype of this one
+   * object only, with no property the key's owner did not put there.
+   */
+  private checkPrototypeWrite(target: Extract<Target, { t: 'member' | 'index' }>, value: Val, valueExpr: Expr | null, state: State, site: Step['site']): void {
+    const harmless = (value.constant !== undefined && value.constant !== null) || valueExpr?.t === 'list' || valueExpr?.t === 'dict'
+    for (const { object, key, written } of prototypeKeys(target)) {
+      if (written && harmless) continue
+      // `list[list.length] = x` appends: a length is a number, no property name.
+      if (key.t === 'member' && key.property === 'length') continue
+      const keyValue = this.eval(key, state)
+      if (keyValue.constant !== undefined || keyValue.facts.length === 0 || !mayBePrototypeKey(keyValue)) continue
+      if (this.eval(object, state).qname === NULL_PROTOTYPE) continue
+      const hit: SinkHit = { spec: prototypeSink(`property name ${clip(key.site.text)} written into ${clip(pathOf(object) ?? 'an object')}`), site, callee: 'return' }
+      for (const fact of keyValue.facts) this.reach(fact, hit, null)
+    }
+  }
+
+  /**
+   * `Object.assign(target, src)`: every key of an untrusted object is written into the target,
+   * `__proto__` included (a JSON body can hold one as an own key). Objects written with constant
+   * keys (`{ name: req.body.name }`) carry untrusted values but no untrusted keys.
+   */
+  private checkObjectMerge(context: CallContext): void {
+    const [target, ...sources] = context.args
+    if (!target || target.value.qname === NULL_PROTOTYPE) return
+    const hit: SinkHit = { spec: prototypeSink(`keys merged by ${context.label}()`, MERGED_KEYS_EXCEPT), site: context.expr.site, callee: 'return' }
+    for (const { arg, value } of sources) {
+      if (arg.spread) continue
+      for (const fact of value.facts) this.reach(fact, hit, null)
+    }
+  }
+
+  /**
+   * A regular expression run on untrusted text (`re.test(s)`, `s.replace(re, ...)`) whose
+   * literal is known and backtracks super-linearly (redos.ts).
+   */
+  private checkRegexRun(context: CallContext, method: string): void {
+    const callee = context.expr.callee
+    if (callee.t !== 'member') return
+    // A literal receiver (`/a+$/.test(s)`) has no name: the method alone says what runs.
+    for (const run of this.catalog.regexRuns.match([...context.names, `regex.${method}`])) {
+      const text = run.text === 'receiver' ? context.receiver : (context.args[run.text]?.value ?? null)
+      if (!text || text.facts.length === 0) continue
+      const regexExpr = run.regex === 'receiver' ? callee.object : context.args[run.regex]?.arg.value
+      const regexValue = run.regex === 'receiver' ? context.receiver : context.args[run.regex]?.value
+      const literal = typeof regexValue?.constant === 'string' ? regexValue.constant : null
+      // A string literal is no regex (`s.split("/a/")`); a regex literal's text starts with `/`.
+      if (literal === null || !regexExpr || (regexExpr.t === 'literal' && !regexExpr.site.text.startsWith('/')) || !parseRegexLiteral(literal)) continue
+      const verdict = judgeRegex(literal)
+      if (!verdict) continue
+      const hit: SinkHit = { spec: backtrackingSink(literal, method, verdict), site: context.expr.site, callee: 'return' }
+      for (const fact of text.facts) this.reach(fact, hit, null)
     }
   }
 
@@ -685,8 +748,8 @@ export class FunctionRun {
         return val({ ref: { t: 'function', fn: expr.fn, receiver: null } })
       case 'assign': {
         let value = this.eval(expr.value, state)
-        if (expr.op !== null) value = this.binaryValue(expr.op.replace(/=$/, ''), this.readTarget(expr.target, state), value)
-        this.assign(expr.target, value, state, expr.site)
+        if (expr.op !== null) value = this.binaryValue(expr.op.replace(/=$/, ''), this.readTarget(expr.target, state), value, expr.site)
+        this.assign(expr.target, value, state, expr.site, expr.value)
         return value
       }
       case 'other': {
@@ -712,6 +775,8 @@ export class FunctionRun {
         result = key === undefined || key === null ? smear(result, value) : withField(result, String(key), value)
       }
     }
+    // `{ __proto__: null }` is an object literal without a prototype, as `Object.create(null)` is.
+    if (this.catalog.prototypeWrites && expr.entries.some((entry) => entry.key === '__proto__' && entry.value.t === 'literal' && entry.value.value === null)) result = { ...result, qname: NULL_PROTOTYPE }
     return result
   }
 
@@ -726,7 +791,7 @@ export class FunctionRun {
     }
     const left = this.eval(expr.left, state)
     const right = this.eval(expr.right, state)
-    return this.binaryValue(expr.op, left, this.escapedByTemplate(expr, left, right))
+    return this.binaryValue(expr.op, left, this.escapedByTemplate(expr, left, right), expr.site)
   }
 
   /** `Markup("<b>%s</b>") % x`: a template that escapes what is formatted into it. */
@@ -739,7 +804,7 @@ export class FunctionRun {
   }
 
   /** The value of `left op right`: folded when both are known; comparisons carry no data. */
-  private binaryValue(op: string, left: Val, right: Val): Val {
+  private binaryValue(op: string, left: Val, right: Val, site: Step['site']): Val {
     const ops = this.syntax.operators
     const folded = foldBinary(op, left.constant, right.constant, ops.equal, ops.notEqual)
     if (ops.clean.includes(op) || ops.equal.includes(op) || ops.notEqual.includes(op) || ops.membership?.includes(op) || ops.negatedMembership?.includes(op)) {
@@ -755,7 +820,10 @@ export class FunctionRun {
     if (ops.format?.includes(op)) prefix = typeof left.constant === 'string' ? left.constant.split('%')[0] || null : left.prefix
     const choices = folded === undefined && op === '+' ? concatChoices([left, right]) : undefined
     const qname = ops.pathJoin?.includes(op) ? left.qname : null
-    return { ...CLEAN, facts, constant: folded, prefix, qname, ...(choices ? { choices } : {}) }
+    const result: Val = { ...CLEAN, facts, constant: folded, prefix, qname, ...(choices ? { choices } : {}) }
+    // `i + 1` is a number, or a string ending in a digit: never a property name such as `__proto__`.
+    if (op === '+' && this.catalog.prototypeWrites && (typeof left.constant === 'number' || typeof right.constant === 'number')) return cleaned(result, sinkKindBit('prototype'), { site, note: 'a number added' })
+    return result
   }
 
   // --- calls ------------------------------------------------------------------------------
@@ -790,11 +858,18 @@ export class FunctionRun {
     checkAlgorithm(this.engine, context, (arg) => this.foldedEval(arg, state))
     const folded = this.foldedCall(context) ?? this.collectionFactory(context)
     if (folded) return folded
+    if (callee.t === 'member' && catalog.regexRuns.mayMatch(callee.property)) this.checkRegexRun(context, callee.property)
+    if (catalog.prototypeWrites) {
+      if (catalog.objectMerges.mayMatch(last) && catalog.objectMerges.match(names).length > 0) this.checkObjectMerge(context)
+      if (catalog.nullPrototypes.mayMatch(last) && catalog.nullPrototypes.match(names).length > 0 && context.args[0]?.value.constant === null) return val({ qname: NULL_PROTOTYPE })
+    }
     const consumed = catalog.sinkCalls.mayMatch(last) && this.checkCallSinks(context)
     if (catalog.noReturn.mayMatch(last) && catalog.noReturn.match(names).length > 0) this.noReturnCall = expr
     this.noteView(context, last, state)
     this.validatedByParse(context, last, state)
-    const result = this.catalogResult(context, last, state) ?? this.unknownCall(context, calleeValue, state, consumed)
+    let result = this.catalogResult(context, last, state) ?? this.unknownCall(context, calleeValue, state, consumed)
+    // `new Set(["__proto__", ...])` keeps its elements, for deny lists checked with `has` (pollution.ts).
+    if (catalog.prototypeWrites && expr.isNew && written === 'Set' && args[0]?.value.fields) result = { ...result, fields: args[0].value.fields }
     const configured = catalog.configurations.mayMatch(last) ? this.configure(context, state, result) : result
     const read = configRead(this.engine.program, context, configured) ?? configured
     return passwordCallResult(context, read, (arg) => this.foldedEval(arg, state))
@@ -819,6 +894,11 @@ export class FunctionRun {
       return folded === undefined ? null : constantVal(folded)
     }
     const written = pathOf(callee)
+    // `new RegExp("a+$", "i")` of constants folds to its literal's text, as `/a+$/i` does.
+    if (written === 'RegExp' && typeof args[0] === 'string' && args.length <= 2 && (args[1] === undefined || typeof args[1] === 'string')) {
+      const literal = regexLiteralOf(args[0], args[1] as string | undefined)
+      if (literal !== null) return constantVal(literal)
+    }
     const [only] = args
     if (args.length !== 1 || only === undefined || written === null) return null
     if (written === 'len' && typeof only === 'string') return constantVal(only.length)
@@ -1297,6 +1377,7 @@ export class FunctionRun {
 
   /** A fact at a sink: a finding or trace for real sources, a summary entry for parameters. */
   private reach(fact: Fact, hit: SinkHit, safe: Step | null): void {
+    if (fact.origin.type === 'source' && hit.spec.exceptSources?.includes(fact.origin.kind)) return
     if (fact.origin.type === 'param') {
       if (this.paramSinks.length < ENGINE_LIMITS.sinksPerSummary) this.paramSinks.push({ fact, hit, safe })
       return
@@ -1477,12 +1558,14 @@ export class FunctionRun {
       const equal = ops.equal.includes(test.op) ? polarity : ops.notEqual.includes(test.op) ? !polarity : null
       if (equal === true) this.viewEquality(state, test.left, test.right, test.site)
       if (equal === true) this.pinConstant(state, test.left, test.right)
+      if (equal === false && this.catalog.prototypeWrites) this.refinePrototypeKeyComparison(state, test.left, test.right, test.site)
       this.refineUrlChecks(state, test, polarity)
       return state
     }
     if (test.t === 'call' && polarity) this.refineCall(state, test)
     if (test.t === 'call') this.refineUrlChecks(state, test, polarity)
     if (test.t === 'call' && !polarity) this.refineCallRejection(state, test)
+    if (test.t === 'call' && !polarity && this.catalog.prototypeWrites) this.refinePrototypeDenyList(state, test)
     // `if u.netloc: abort()`: no host at all is a relative URL, on the current host.
     if (!polarity && (test.t === 'member' || test.t === 'call')) this.cleanThroughView(state, test, ALL_SINK_KINDS_MASK, { site: test.site, note: 'no host (relative URL)' })
     return state
@@ -1634,6 +1717,22 @@ export class FunctionRun {
   }
 
   /** `name.contains("..")` is false (the check that returns or throws when it is true). */
+  /** `if (key === "__proto__") continue`: past the check, the key is not that prototype key. */
+  private refinePrototypeKeyComparison(state: State, left: Expr, right: Expr, site: Step['site']): void {
+    const [subject, key] = prototypeKeyLiteral(right) !== null ? [left, prototypeKeyLiteral(right)] : [right, prototypeKeyLiteral(left)]
+    if (key === null) return
+    this.applyGuard(state, subject, sinkKindBit('prototype'), undefined, { site, note: `compared with "${key}"` })
+  }
+
+  /** `if (BLOCKED.includes(key)) continue` with `__proto__` among the blocked keys. */
+  private refinePrototypeDenyList(state: State, test: Extract<Expr, { t: 'call' }>): void {
+    const callee = test.callee
+    const subject = test.args[0]?.value
+    if (callee.t !== 'member' || !subject || (callee.property !== 'includes' && callee.property !== 'has')) return
+    if (!holdsPrototypeKey(this.eval(callee.object, state)) && !/__proto__|['"`]constructor['"`]/.test(callee.object.site.text)) return
+    this.applyGuard(state, subject, sinkKindBit('prototype'), undefined, { site: test.site, note: 'prototype keys rejected' })
+  }
+
   private refineCallRejection(state: State, test: Extract<Expr, { t: 'call' }>): void {
     const callee = test.callee
     if (callee.t !== 'member' || !test.args[0] || !this.catalog.rejectionCalls.mayMatch(callee.property)) return
@@ -1719,6 +1818,12 @@ export class FunctionRun {
       this.cleanThroughView(state, subject, ALL_SINK_KINDS_MASK, { site, note: 'host compared with a trusted value' })
     }
   }
+}
+
+/** Source text short enough for a sink note. */
+function clip(text: string): string {
+  const line = text.replace(/\s+/g, ' ')
+  return line.length > 60 ? `${line.slice(0, 57)}...` : line
 }
 
 /** The expression a guard call checks (see GuardSpec.subject). */

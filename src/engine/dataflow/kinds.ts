@@ -25,6 +25,8 @@ export const SINK_KINDS = [
   'randomness',
   'weak-hash',
   'regex',
+  'prototype',
+  'backtracking',
 ] as const
 export type SinkKind = (typeof SINK_KINDS)[number]
 
@@ -238,6 +240,26 @@ export const SINK_KIND_INFO: Record<SinkKind, SinkKindInfo> = {
     cvss: 5.3,
     owasp: 'A05:2021 - Security Misconfiguration',
     remediation: 'Never compile untrusted text as a pattern: escape it (re.escape, Pattern.quote, escape-string-regexp) to match it literally, or use plain string search (includes, indexOf, in).',
+  },
+  prototype: {
+    category: 'prototype-pollution',
+    cwe: 'CWE-1321',
+    noun: 'the name of a property written into an object',
+    title: 'Prototype pollution: untrusted data chooses the property written into an object',
+    severity: 'high',
+    cvss: 8.1,
+    owasp: 'A08:2021 - Software and Data Integrity Failures',
+    remediation: "Skip the keys __proto__, constructor and prototype (or copy own properties only), write into Object.create(null) or a Map, or validate the input against a schema first.",
+  },
+  backtracking: {
+    category: 'redos',
+    cwe: 'CWE-1333',
+    noun: 'a regular expression with catastrophic backtracking',
+    title: 'ReDoS: a regular expression with super-linear backtracking runs on untrusted text',
+    severity: 'medium',
+    cvss: 5.3,
+    owasp: 'A05:2021 - Security Misconfiguration',
+    remediation: 'Rewrite the pattern so each character can be matched in only one way (no nested or adjacent overlapping quantifiers), bound the input length before matching, or use a linear-time engine such as re2.',
   },
 }
 

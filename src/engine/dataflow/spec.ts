@@ -316,6 +316,8 @@ export interface SinkSpec {
   readonly cwe?: string
   /** source scopes that count here; default remote and command line */
   readonly sources?: readonly SourceScope[]
+  /** source kinds that do not count here although their scope does (`http-path` keys are the route's) */
+  readonly exceptSources?: readonly SourceKind[]
   /**
    * A value whose known constant prefix matches this regular expression is safe here: a URL
    * whose scheme and host (or leading `/`) are fixed cannot send the request or the user
@@ -429,6 +431,20 @@ export interface SemanticsSpec {
   /** calls whose result, as the template of a format operator, escapes what is formatted into it (`Markup("<b>%s</b>") % x`) */
   readonly escapingTemplates?: ReadonlyArray<{ readonly call: readonly string[]; readonly cleans: readonly SinkKind[]; readonly note: string }>
   readonly configurations?: readonly ConfigurationSpec[]
+  /**
+   * Objects inherit through a prototype that a property name reaches (`o["__proto__"]`): writes
+   * under a computed key, and `merges` of untrusted objects into a target (`Object.assign`), are
+   * prototype-pollution sinks unless the target came from a `nullPrototype` call given `null`.
+   */
+  readonly prototypeWrites?: { readonly merges: readonly string[]; readonly nullPrototype: readonly string[] }
+  /** methods that run a regular expression on a text, and where each of the two is (redos.ts) */
+  readonly regexRuns?: readonly RegexRunSpec[]
+}
+
+export interface RegexRunSpec {
+  readonly call: readonly string[]
+  readonly regex: 'receiver' | number
+  readonly text: 'receiver' | number
 }
 
 export interface LanguageSpec {

@@ -355,6 +355,10 @@ export const JAVASCRIPT_SPEC: LanguageSpec = {
     { call: ['validator.{isInt,isNumeric,isUUID,isEmail,isAlphanumeric,isAlpha,isMongoId,isBoolean,isDate,isHexadecimal}', 'Number.{isInteger,isSafeInteger,isFinite}', 'isFinite'], subject: { arg: 0 }, cleans: 'all', note: 'format validation' },
     { call: ['**.test'], subject: { arg: 0 }, cleans: 'all', when: [{ receiverText: '^/\\^.*\\$/[a-z]*$' }], note: 'format validation (anchored pattern)' },
     ...credentialChecks(),
+    // An own property of the source object, or one the target already has, is no inherited
+    // `__proto__` / `constructor` (prototype-pollution fixes check this before writing).
+    { call: ['**.hasOwnProperty'], subject: { arg: 0 }, cleans: ['prototype'], note: 'own-property check' },
+    { call: ['**.hasOwnProperty.call', 'Object.hasOwn', 'Reflect.has'], subject: { arg: 1 }, cleans: ['prototype'], note: 'own-property check' },
     // The anchored pattern kept in a constant (`const NAME = /^[a-z]+$/`).
     { call: ['**.test'], subject: { arg: 0 }, cleans: 'all', when: [{ receiverConstant: '^/\\^.*\\$/[a-z]*$' }], note: 'format validation (anchored pattern)' },
   ],
@@ -374,6 +378,12 @@ export const JAVASCRIPT_SPEC: LanguageSpec = {
       { call: ['URL'], template: 0, placeholder: '\u0000' },
     ],
     views: [{ call: ['URL', '{url,node:url}.parse'], components: { hostname: HOST_DECIDES, host: HOST_DECIDES, origin: HOST_DECIDES } }],
+    // Spread (`{ ...src }`) defines own properties and never reaches a prototype: no merge here.
+    prototypeWrites: { merges: ['Object.assign'], nullPrototype: ['Object.create'] },
+    regexRuns: [
+      { call: ['**.{test,exec}'], regex: 'receiver', text: 0 },
+      { call: ['**.{match,matchAll,replace,replaceAll,split,search}'], regex: 0, text: 'receiver' },
+    ],
   },
   rejections: rejections({ call: ['**.includes'] }),
   sourceWords: ['random', 'sample', 'shuffle', 'req', 'request', 'ctx', 'argv', 'process.env', 'readFile', 'Query(', 'Body(', 'Param(', 'Headers(', 'Cookies(', 'UploadedFile', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
