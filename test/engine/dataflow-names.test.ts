@@ -13,14 +13,18 @@ async function dataFlowFindings(path: string, text: string): Promise<string[]> {
   return report.findings.filter((finding) => finding.analyzer === 'dataflow').map((finding) => `${finding.lineNumber} ${finding.ruleId}`)
 }
 
-/** An express handler whose `input` comes from the query string; `binding` lines go first, `sink` is the last line of the handler. */
+/**
+ * An express handler whose `input` comes from the query string; `binding` lines go first, `sink`
+ * is the handler's first line after it. Statements end with `;` as compiled code's do (a line
+ * starting with `(` would otherwise continue the one before it).
+ */
 function expressApp(binding: string, sink: string): { text: string; sinkLine: number } {
-  const head = `${binding}\nconst express = require('express')\nconst app = express()\napp.get('/run', (req, res) => {\n  const input = req.query.input\n`
+  const head = `${binding}\nconst express = require('express')\nconst app = express()\napp.get('/run', (req, res) => {\n  const input = req.query.input;\n`
   return { text: `${head}  ${sink}\n  res.send('ok')\n})\n`, sinkLine: head.split('\n').length }
 }
 
 function esmApp(binding: string, sink: string): { text: string; sinkLine: number } {
-  const head = `${binding}\nimport express from 'express'\nconst app = express()\napp.get('/run', (req, res) => {\n  const input = req.query.input\n`
+  const head = `${binding}\nimport express from 'express'\nconst app = express()\napp.get('/run', (req, res) => {\n  const input = req.query.input;\n`
   return { text: `${head}  ${sink}\n  res.send('ok')\n})\n`, sinkLine: head.split('\n').length }
 }
 

@@ -36,6 +36,7 @@ const nodes: Record<string, NodeRule> = {
   update_expression: { as: 'ignore' },
   expression_statement: { as: 'transparent' },
   parenthesized_expression: WRAPPER,
+  sequence_expression: { as: 'comma' },
   await_expression: WRAPPER,
   as_expression: WRAPPER,
   satisfies_expression: WRAPPER,
@@ -299,6 +300,10 @@ export const JAVASCRIPT_SPEC: LanguageSpec = {
     nodes,
     decoratorKinds: ['decorator'],
     requireFunctions: ['require'],
+    moduleInterop: {
+      namespace: ['__importStar', 'tslib.__importStar', 'tslib_1.__importStar', '_interopRequireWildcard', '__toESM'],
+      default: ['__importDefault', 'tslib.__importDefault', 'tslib_1.__importDefault', '_interopRequireDefault'],
+    },
     constructorNames: ['constructor'],
     commonJsExports: true,
     moduleResolution: 'node',
@@ -367,6 +372,7 @@ export const JAVASCRIPT_SPEC: LanguageSpec = {
     ],
     collectionReads: [{ call: ['**.get', '**.getAll'], key: 0 }],
     mappers: ['**.{map,flatMap}'],
+    functionWrappers: ['{util,node:util}.{promisify,callbackify,deprecate}', '{pify,es6-promisify}', 'es6-promisify.promisify', '{bluebird,Bluebird}.{promisify,method}'],
     opaqueCallbacks: ['**.{catch,finally,on,once,addListener,addEventListener}', 'setTimeout', 'setInterval', 'setImmediate', 'process.nextTick', 'queueMicrotask'],
     formatters: [
       { call: ['util.format', 'node:util.format'], template: 0, placeholder: '%' },
