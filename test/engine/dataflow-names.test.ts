@@ -7,10 +7,16 @@
 import { describe, expect, it } from 'vitest'
 import { scanSources } from '../../src/engine/index.ts'
 
+/** Scans the files with the data-flow analyzer only; returns `path:line ruleId` of each finding. */
+async function findingsIn(files: Record<string, string>): Promise<string[]> {
+  const sources = Object.entries(files).map(([path, text]) => ({ path, content: Buffer.from(text, 'utf8') }))
+  const report = await scanSources(sources, { analyzers: ['dataflow'], ignoredDirs: [] })
+  return report.findings.filter((finding) => finding.analyzer === 'dataflow').map((finding) => `${finding.filePath}:${finding.lineNumber} ${finding.ruleId}`)
+}
+
 /** Scans one file with the data-flow analyzer only; returns `line ruleId` of each finding in it. */
 async function dataFlowFindings(path: string, text: string): Promise<string[]> {
-  const report = await scanSources([{ path, content: Buffer.from(text, 'utf8') }], { analyzers: ['dataflow'], ignoredDirs: [] })
-  return report.findings.filter((finding) => finding.analyzer === 'dataflow').map((finding) => `${finding.lineNumber} ${finding.ruleId}`)
+  return (await findingsIn({ [path]: text })).map((finding) => finding.slice(path.length + 1))
 }
 
 /**
@@ -75,5 +81,25 @@ describe('code sinks reached indirectly', () => {
   ])('%s', async (_, binding, sink) => {
     const app = expressApp(binding, sink)
     expect(await dataFlowFindings('app.js', app.text)).toEqual([`${app.sinkLine} dataflow.javascript.code-injection`])
+  })
+})
+
+describe('names bound in another file', () => {
+  it.each([
+    ['a member of require exported through module.exports', 'lib/shell.js', "module.exports.run = require('child_process').exec\n", "const { run } = require('./lib/shell')", 'app.js'],
+    ['a promisified import exported', 'src/shell.ts', "import { promisify } from 'util'\nimport { exec } from 'child_process'\nexport const run = promisify(exec)\n", "import { run } from './shell'", 'src/app.ts'],
+    ['a renamed re-export of a package member', 'src/shell.ts', "export { exec as run } from 'node:child_process'\n", "import { run } from './shell'", 'src/app.ts'],
+    ['a re-export of a project function', 'src/index.ts', "export { runCommand as run } from './commands'\n", "import { run } from './index'", 'src/app.ts'],
+  ])('%s', async (_, libraryPath, library, binding, appPath) => {
+    const app = expressApp(binding, 'run(input)')
+    const files = { [libraryPath]: library, 'src/commands.ts': "import { execSync } from 'child_process'\nexport function runCommand(command: string) {\n  return execSync(command)\n}\n", [appPath]: app.text }
+    const language = appPath.endsWith('.ts') ? 'typescript' : 'javascript'
+    const sink = libraryPath === 'src/index.ts' ? `src/commands.ts:3 dataflow.typescript.command-injection` : `${appPath}:${app.sinkLine} dataflow.${language}.command-injection`
+    expect(await findingsIn(files)).toEqual([sink])
+  })
+
+  it('through a namespace re-export', async () => {
+    const app = expressApp("import { shell } from './index'", 'shell.execSync(input)')
+    expect(await findingsIn({ 'src/index.ts': "export * as shell from 'child_process'\n", 'src/app.ts': app.text })).toEqual([`src/app.ts:${app.sinkLine} dataflow.typescript.command-injection`])
   })
 })

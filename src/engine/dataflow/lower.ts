@@ -383,12 +383,40 @@ export class Lowerer {
         { t: 'export', local: '%default', exported: 'default' },
       ]
     }
+    const source = this.locate(node, rule.source)
+    if (source) return this.reexports(node, rule, unquote(source.text()))
     return this.locateAll(node, rule.specifiers).flatMap((specifier): Stmt[] => {
       const specifierRule = this.rule(specifier)
       if (specifierRule?.as !== 'export-specifier') return []
       const name = this.locate(specifier, specifierRule.name)?.text()
       const alias = this.locate(specifier, specifierRule.alias)?.text()
       return name ? [{ t: 'export', local: name, exported: alias ?? name }] : []
+    })
+  }
+
+  /**
+   * `export { a as b } from 'm'` and `export * as ns from 'm'`: an import under a name the code
+   * cannot write, a top-level variable holding it (exports are read from the module's
+   * variables), and the export of that variable. `export * from 'm'` binds no name and is left out.
+   */
+  private reexports(node: SgNode, rule: RuleOf<'export'>, module: string): Stmt[] {
+    const named = this.locateAll(node, rule.specifiers).flatMap((specifier) => {
+      const specifierRule = this.rule(specifier)
+      if (specifierRule?.as !== 'export-specifier') return []
+      const name = this.locate(specifier, specifierRule.name)?.text()
+      return name ? [{ imported: name, exported: this.locate(specifier, specifierRule.alias)?.text() ?? name }] : []
+    })
+    const namespace = /^export\s+\*\s+as\s+([A-Za-z_$][\w$]*)/.exec(node.text())?.[1]
+    const bindings = namespace ? [{ imported: null, exported: namespace }] : named
+    return bindings.flatMap(({ imported, exported }): Stmt[] => {
+      const site = this.site(node)
+      const local = `%import:${exported}`
+      const variable = `%export:${exported}`
+      return [
+        { t: 'import', decl: { module, bindings: [{ local, imported }] } },
+        { t: 'assign', target: { t: 'name', name: variable, site }, value: { t: 'name', name: local, site }, op: null, type: null, site },
+        { t: 'export', local: variable, exported },
+      ]
     })
   }
 
