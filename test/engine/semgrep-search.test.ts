@@ -206,6 +206,7 @@ describe('Semgrep patterns', () => {
     expect(await matchedLines(js, 'e.js', 'const cp = tslib_1.__importStar(require("child_process"));\ncp.exec(cmd);\n')).toEqual([2])
     expect(await matchedLines(js, 'f.js', 'const cp = __importDefault(require("node:child_process"));\ncp.default.exec(cmd);\ncp.exec(cmd);\n')).toEqual([2])
     expect(await matchedLines(js, 'g.js', "const run = require('./child_process').exec\nrun(cmd)\n")).toEqual([])
+    expect(await matchedLines(js, 'h.js', 'const child_process_1 = require("child_process");\n(0, child_process_1.exec)(cmd);\n(0, other_1.exec)(cmd);\n')).toEqual([2])
     const java = semgrepRule('java', 'pattern: java.lang.Runtime.getRuntime().exec(...)')
     expect(await matchedLines(java, 'A.java', 'class A {\n  void f(String c) {\n    Runtime.getRuntime().exec(c);\n  }\n}\n')).toEqual([3])
     const javaImport = semgrepRule('java', 'pattern: org.apache.commons.io.FileUtils.readFileToString(...)')

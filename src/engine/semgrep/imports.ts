@@ -147,5 +147,19 @@ export function aliasVariants(pattern: string, language: string, aliases: Readon
     for (const [regex, local] of rewrites) all = all.replace(regex, local)
     if (!variants.includes(all)) variants.push(all)
   }
+  const compiled = language === 'python' || language === 'java' || language === 'go' ? [] : rewrites.map(([, local]) => local).filter((local) => COMPILED_MODULE_NAME.test(local))
+  for (const local of compiled) {
+    const member = new RegExp(`(?<![\\w.$])(${escapeRegExp(local)}\\.[A-Za-z_$][\\w$]*)\\(`, 'g')
+    for (const variant of [...variants]) {
+      const called = variant.replace(member, '(0, $1)(')
+      if (!variants.includes(called)) variants.push(called)
+    }
+  }
   return variants
 }
+
+/**
+ * TypeScript's name for a required module (`child_process_1`, or its `.default`): its compiled
+ * output calls the module's functions as `(0, child_process_1.exec)(...)`, which patterns then match too.
+ */
+const COMPILED_MODULE_NAME = /^[A-Za-z_$][\w$]*_\d+(?:\.default)?$/
