@@ -383,12 +383,20 @@ export class Lowerer {
         { t: 'export', local: '%default', exported: 'default' },
       ]
     }
+    // `export { a as b } from './m'` imports under a name no code can write, then exports it.
+    const from = this.locate(node, rule.source)?.text().replace(/^['"`]|['"`]$/g, '')
     return this.locateAll(node, rule.specifiers).flatMap((specifier): Stmt[] => {
       const specifierRule = this.rule(specifier)
       if (specifierRule?.as !== 'export-specifier') return []
       const name = this.locate(specifier, specifierRule.name)?.text()
       const alias = this.locate(specifier, specifierRule.alias)?.text()
-      return name ? [{ t: 'export', local: name, exported: alias ?? name }] : []
+      if (!name) return []
+      if (!from) return [{ t: 'export', local: name, exported: alias ?? name }]
+      const local = `%reexport:${name}`
+      return [
+        { t: 'import', decl: { module: from, bindings: [{ local, imported: name }] } },
+        { t: 'export', local, exported: alias ?? name },
+      ]
     })
   }
 

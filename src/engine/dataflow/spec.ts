@@ -114,7 +114,7 @@ export type NodeRule =
   /** a definition wrapped with its decorators (Python `decorated_definition`) */
   | { readonly as: 'decorated'; readonly definition: Locator; readonly decorators: Locator }
   /** `export ...`: a declaration, a default value, or a list of specifiers */
-  | { readonly as: 'export'; readonly declaration?: Locator; readonly value?: Locator; readonly specifiers?: Locator }
+  | { readonly as: 'export'; readonly declaration?: Locator; readonly value?: Locator; readonly specifiers?: Locator; readonly source?: Locator }
   | { readonly as: 'export-specifier'; readonly name: Locator; readonly alias?: Locator }
   // --- imports
   /** `from m import a, b as c` */

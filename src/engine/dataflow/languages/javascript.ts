@@ -73,7 +73,7 @@ const nodes: Record<string, NodeRule> = {
   class: { as: 'class', name: 'name', body: 'body', superclasses: { kinds: ['class_heritage'] }, decorators: 'decorator' },
   field_definition: { as: 'field', name: 'property', value: 'value' },
   public_field_definition: { as: 'field', name: 'name', value: 'value', type: 'type' },
-  export_statement: { as: 'export', declaration: 'declaration', value: 'value', specifiers: { kinds: ['export_specifier'], in: { kinds: ['export_clause'] } } },
+  export_statement: { as: 'export', declaration: 'declaration', value: 'value', specifiers: { kinds: ['export_specifier'], in: { kinds: ['export_clause'] } }, source: 'source' },
   export_specifier: { as: 'export-specifier', name: 'name', alias: 'alias' },
   import_statement: { as: 'import-es', source: 'source', clause: { kinds: ['import_clause'] } },
   named_imports: { as: 'import-named', specifiers: { kinds: ['import_specifier'] } },
