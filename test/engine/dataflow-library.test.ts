@@ -32,17 +32,17 @@ describe('exported functions of a library package', () => {
   it('makes the arguments of an exported function sources, naming the function, with a lower confidence', async () => {
     const findings = await scan({
       'package.json': LIBRARY_PACKAGE,
-      'index.js': "const cp = require('child_process')\n\nfunction run(cmd) {\n  return cp.execSync('git ' + cmd)\n}\n\nmodule.exports = { run }\n",
+      'index.js': "const cp = require('child_process')\n\nfunction checkout(branch) {\n  return cp.execSync('git checkout ' + branch)\n}\n\nmodule.exports = { checkout }\n",
     })
     expect(reported(findings)).toEqual(['index.js:4 command-injection'])
     const finding = findings[0] as Finding
     expect(finding.confidence).toBe(0.6)
-    expect(finding.explanation).toContain('argument `cmd` of exported function `run` (index.js)')
+    expect(finding.explanation).toContain('argument `branch` of exported function `checkout` (index.js)')
   })
 
   it.each([
-    ['module.exports = fn', "module.exports = function build(dir) {\n  return fs.readFileSync(dir + '/x')\n}\n", 'index.js:3 path-traversal'],
-    ['exports.name = fn', "exports.load = function (file) {\n  return fs.readFileSync(file)\n}\n", 'index.js:3 path-traversal'],
+    ['module.exports = fn', "module.exports = function build(name) {\n  return fs.readFileSync('/srv/' + name)\n}\n", 'index.js:3 path-traversal'],
+    ['exports.name = fn', "exports.load = function (id) {\n  return fs.readFileSync(`data/${id}.json`)\n}\n", 'index.js:3 path-traversal'],
     ['an exported class method', "class Store {\n  read(name) {\n    return fs.readFileSync(name)\n  }\n}\nmodule.exports = Store\n", 'index.js:4 path-traversal'],
     ['a prototype method', "function Store() {}\nStore.prototype.read = function (name) {\n  return fs.readFileSync(name)\n}\nmodule.exports = Store\n", 'index.js:4 path-traversal'],
   ])('%s', async (_, body, expected) => {
@@ -54,7 +54,7 @@ describe('exported functions of a library package', () => {
     const findings = await scan({
       'package.json': JSON.stringify({ name: 'made-up-ts', main: 'dist/index.js', types: 'dist/index.d.ts' }),
       'src/index.ts': "export { evaluate } from './evaluate'\n",
-      'src/evaluate.ts': 'export function evaluate(expression: string): unknown {\n  return eval(expression)\n}\n',
+      'src/evaluate.ts': 'export function evaluate(formula: string): unknown {\n  return eval(`(${formula})`)\n}\n',
     })
     expect(reported(findings)).toEqual(['src/evaluate.ts:2 code-injection'])
   })
@@ -66,6 +66,14 @@ describe('exported functions of a library package', () => {
     })
     expect(reported(findings)).toEqual(['index.js:3 command-injection'])
     expect(findings[0]?.explanation).toContain('field `target` of argument `options` of exported function `open`')
+  })
+
+  it('leaves arguments named for what the sink takes: the API does what the caller asked', async () => {
+    const findings = await scan({
+      'package.json': LIBRARY_PACKAGE,
+      'index.js': "const fs = require('fs')\nconst cp = require('child_process')\nexports.read = (file) => fs.readFileSync(file)\nexports.spawn = (command, options) => cp.execSync(command, { cwd: options.cwd })\nexports.copy = (opts) => fs.copyFileSync(opts.src, opts.dest)\n",
+    })
+    expect(reported(findings)).toEqual([])
   })
 
   it('leaves functions the package does not export, and sink kinds that depend on the caller', async () => {
@@ -80,7 +88,7 @@ describe('exported functions of a library package', () => {
 describe('when library mode applies', () => {
   const files = {
     'package.json': LIBRARY_PACKAGE,
-    'index.js': "const cp = require('child_process')\nexports.run = (cmd) => cp.execSync(cmd)\n",
+    'index.js': "const cp = require('child_process')\nexports.tag = (name) => cp.execSync('git tag ' + name)\n",
   }
 
   it('not in an application that starts a server', async () => {
@@ -103,9 +111,9 @@ describe('when library mode applies', () => {
     const findings = await scan({
       'package.json': JSON.stringify({ private: true, workspaces: ['packages/*'] }),
       'packages/util/package.json': JSON.stringify({ name: 'util', exports: { '.': { require: './lib/index.js' } } }),
-      'packages/util/lib/index.js': "const cp = require('child_process')\nexports.run = (cmd) => cp.execSync(cmd)\n",
+      'packages/util/lib/index.js': "const cp = require('child_process')\nexports.tag = (name) => cp.execSync('git tag ' + name)\n",
       'packages/api/package.json': JSON.stringify({ name: 'api', main: 'main.js' }),
-      'packages/api/main.js': "const cp = require('child_process')\nconst app = require('express')()\nexports.run = (cmd) => cp.execSync(cmd)\napp.listen(8080)\n",
+      'packages/api/main.js': "const cp = require('child_process')\nconst app = require('express')()\nexports.tag = (name) => cp.execSync('git tag ' + name)\napp.listen(8080)\n",
     })
     expect(reported(findings)).toEqual(['packages/util/lib/index.js:2 command-injection'])
   })
@@ -153,7 +161,7 @@ describe('flows across functions and files', () => {
 
 describe('the CLI', () => {
   it('takes --library-sources auto|always|never', { timeout: 200_000 }, () => {
-    const dir = tempTree({ 'package.json': LIBRARY_PACKAGE, 'index.js': "const cp = require('child_process')\nexports.run = (cmd) => cp.execSync(cmd)\n" })
+    const dir = tempTree({ 'package.json': LIBRARY_PACKAGE, 'index.js': "const cp = require('child_process')\nexports.tag = (name) => cp.execSync('git tag ' + name)\n" })
     const categories = (mode: string) => {
       const run = runCli([dir, '--format', 'json', '--analyzers', 'dataflow', '--library-sources', mode], 90_000)
       return (JSON.parse(run.stdout) as { findings: Finding[] }).findings.map((finding) => finding.category)

@@ -17,11 +17,12 @@
  * the sink kinds that matter when the caller is another program are kept (LIBRARY_SINK_KINDS).
  */
 import { parentDir } from '../core/repo-paths.ts'
-import type { Engine } from './engine.ts'
+import type { Engine, Summary } from './engine.ts'
+import { FunctionRun } from './interpreter.ts'
 import type { FunctionDef } from './ir.ts'
 import type { SinkKind } from './kinds.ts'
 import type { FileInput } from './program.ts'
-import { makeFact } from './values.ts'
+import { makeFact, paramFact, val } from './values.ts'
 import type { Fact, Val } from './values.ts'
 
 /** `auto`: only in library packages; `always`: every file's exports; `never`: off. */
@@ -30,10 +31,27 @@ export const LIBRARY_SOURCES_MODES: readonly LibrarySources[] = ['auto', 'always
 
 /**
  * What a caller's data can do harm in when the caller is a program, not an attacker: run a
- * command or code, reach a file, build a query, pollute a prototype, stall a regular expression.
- * Kinds such as logs, HTML or redirects depend on where the caller sends the result.
+ * command or code, reach a file, build a query, pollute a prototype. Kinds such as logs, HTML or
+ * redirects depend on where the caller sends the result; a regular expression built from an
+ * argument is what glob and pattern libraries are for (ReDoS on input a regex runs over is
+ * another sink).
  */
-const LIBRARY_SINK_KINDS: ReadonlySet<string> = new Set<SinkKind | 'prototype-pollution'>(['command', 'code', 'path', 'sql', 'nosql', 'regex', 'prototype-pollution'])
+const LIBRARY_SINK_KINDS: ReadonlySet<string> = new Set<SinkKind | 'prototype-pollution'>(['command', 'code', 'path', 'sql', 'prototype-pollution'])
+
+/**
+ * An argument named for what the sink takes is the API's contract, not an injection: `readFile(file)`,
+ * `spawn(command)`, `evaluate(expression)`, `execute(query)` do what the caller asked. The name
+ * read is the parameter's, or the last field's for an options object (`opts.cwd`).
+ */
+const CONTRACT_NAMES: Partial<Record<string, RegExp>> = {
+  path: /path|file|dir|folder|dest|src|cwd|root|start|cache|location|target/i,
+  command: /^(?:cmd|command|commands|args|argv|file|bin|exe|executable|shell|script)s?$/i,
+  code: /code|expr|script|source|src|fn|func|template|body/i,
+  sql: /sql|query|statement|stmt|raw/i,
+}
+
+/** SQL sinks count in files that use a database client (`raw()` is also an AST builder's method). */
+const DATABASE_CLIENT = /(?:require\(\s*|from\s+)['"](?:mysql2?|pg|pg-promise|postgres|sqlite3?|better-sqlite3|knex|sequelize|mssql|tedious|oracledb|typeorm|@mikro-orm\/[\w-]+|kysely|slonik|@prisma\/client)(?:\/[\w/-]*)?['"]/
 
 /** How far into exported objects the analysis looks for functions (`exports.api.v1.run`). */
 const EXPORT_DEPTH = 3
@@ -148,6 +166,8 @@ function isUnder(path: string, folder: string): boolean {
 export interface ExportedFunction {
   readonly fn: FunctionDef
   readonly name: string
+  /** for a prototype method, the prototype: `this.other()` inside it calls its sibling */
+  readonly prototype?: Val
 }
 
 /** The functions an entry file exports, under their exported names. */
@@ -159,20 +179,19 @@ export function exportedFunctions(engine: Engine, path: string): ExportedFunctio
   const found = new Map<string, ExportedFunction>()
   for (const name of new Set(['default', ...unit.esExports.keys()])) {
     const value = engine.exported(path, name)
-    if (value) collect(value, name === 'default' ? '' : name, 0, found, '.', defaultName(path))
+    if (value) collect(value, name === 'default' ? '' : name, 0, found, defaultName(path))
   }
   return [...found.values()]
 }
 
 /**
  * `name`: how a caller reaches the value, empty for a module's default export (named after the
- * function or class, else `fallback`, the file); `separator`: `#` for the members of a prototype
- * (methods), `.` for an object's.
+ * function or class, else `fallback`, the file); `prototype`: the prototype a method was found on.
  */
-function collect(value: Val, name: string, depth: number, found: Map<string, ExportedFunction>, separator: string, fallback: string): void {
+function collect(value: Val, name: string, depth: number, found: Map<string, ExportedFunction>, fallback: string, prototype?: Val): void {
   const ref = value.ref
   const own = name || (ref?.t === 'function' ? ref.fn.name : ref?.t === 'class' ? ref.cls.name : null) || fallback
-  if (ref?.t === 'function' && !found.has(ref.fn.id)) found.set(ref.fn.id, { fn: ref.fn, name: own })
+  if (ref?.t === 'function' && !found.has(ref.fn.id)) found.set(ref.fn.id, { fn: ref.fn, name: own, ...(prototype ? { prototype } : {}) })
   if (ref?.t === 'class') {
     for (const [method, fn] of ref.cls.methods) {
       if (isPrivateName(method) || found.has(fn.id)) continue
@@ -182,8 +201,9 @@ function collect(value: Val, name: string, depth: number, found: Map<string, Exp
   if (depth >= EXPORT_DEPTH) return
   for (const [key, field] of value.fields ?? []) {
     if (isPrivateName(key)) continue
-    if (key === 'prototype') collect(field, own, depth + 1, found, '#', fallback)
-    else collect(field, name === '' && ref?.t !== 'function' && ref?.t !== 'class' ? key : `${own}${separator}${key}`, depth + 1, found, '.', fallback)
+    if (key === 'prototype') {
+      for (const [method, fn] of field.fields ?? []) if (!isPrivateName(method)) collect(fn, `${own}#${method}`, depth + 1, found, fallback, field)
+    } else collect(field, name === '' && ref?.t !== 'function' && ref?.t !== 'class' ? key : `${own}.${key}`, depth + 1, found, fallback)
   }
 }
 
@@ -202,14 +222,24 @@ function defaultName(path: string): string {
  * as paths from a `library-argument` source at the parameter.
  */
 export function recordLibraryPaths(engine: Engine, exported: ExportedFunction): void {
-  const summary = engine.summaryOf(exported.fn)
+  const summary = exported.prototype ? runAsMethod(engine, exported.fn, exported.prototype) : engine.summaryOf(exported.fn)
   if (!summary) return
   for (const { fact, hit, safe } of summary.sinks) {
     if (fact.origin.type !== 'param' || fact.origin.index < 0 || !LIBRARY_SINK_KINDS.has(hit.spec.kind)) continue
     const param = exported.fn.params[fact.origin.index]
     if (!param) continue
+    const name = fact.origin.path.split('.').at(-1) || param.name || ''
+    if (CONTRACT_NAMES[hit.spec.kind]?.test(name)) continue
+    if (hit.spec.kind === 'sql' && !DATABASE_CLIENT.test(engine.unitOf(hit.site.path).text)) continue
     engine.record(libraryFact(fact, exported, param.name ?? `#${fact.origin.index + 1}`, param.site), hit, safe)
   }
+}
+
+/** A prototype method run with its prototype as `this`, parameters symbolic as in a summary. */
+function runAsMethod(engine: Engine, fn: FunctionDef, prototype: Val): Summary {
+  const receiver: Val = { ...prototype, facts: [paramFact(-1)] }
+  const args = new Map(fn.params.map((_, index) => [index, val({ facts: [paramFact(index)] })] as const))
+  return new FunctionRun(engine, engine.unitOf(fn.path), fn, null, 0).runWith(receiver, args)
 }
 
 function libraryFact(fact: Fact, exported: ExportedFunction, param: string, site: FunctionDef['site']): Fact {
