@@ -40,11 +40,11 @@ const LIBRARY_SINK_KINDS: ReadonlySet<string> = new Set<SinkKind | 'prototype-po
 
 /**
  * An argument named for what the sink takes is the API's contract, not an injection: `readFile(file)`,
- * `spawn(command)`, `evaluate(expression)`, `execute(query)` do what the caller asked. The name
- * read is the parameter's, or the last field's for an options object (`opts.cwd`).
+ * `spawn(command)`, `evaluate(expression)`, `execute(query)` do what the caller asked. The names
+ * read are the parameter's and those of the fields on the way (`opts.cwd`, `file.url`).
  */
 const CONTRACT_NAMES: Partial<Record<string, RegExp>> = {
-  path: /path|file|dir|folder|dest|src|cwd|root|start|cache|location|target/i,
+  path: /path|file|dir|folder|dest|src|cwd|root|start|cache|location|target|pattern|glob/i,
   command: /^(?:cmd|command|commands|args|argv|file|bin|exe|executable|shell|script)s?$/i,
   code: /code|expr|script|source|src|fn|func|template|body/i,
   sql: /sql|query|statement|stmt|raw/i,
@@ -228,11 +228,15 @@ export function recordLibraryPaths(engine: Engine, exported: ExportedFunction): 
     if (fact.origin.type !== 'param' || fact.origin.index < 0 || !LIBRARY_SINK_KINDS.has(hit.spec.kind)) continue
     const param = exported.fn.params[fact.origin.index]
     if (!param) continue
-    const name = fact.origin.path.split('.').at(-1) || param.name || ''
-    if (CONTRACT_NAMES[hit.spec.kind]?.test(name)) continue
+    if (isContract(hit.spec.kind, [param.name ?? '', ...fact.origin.path.split('.')])) continue
     if (hit.spec.kind === 'sql' && !DATABASE_CLIENT.test(engine.unitOf(hit.site.path).text)) continue
     engine.record(libraryFact(fact, exported, param.name ?? `#${fact.origin.index + 1}`, param.site), hit, safe)
   }
+}
+
+function isContract(kind: string, names: readonly string[]): boolean {
+  const contract = CONTRACT_NAMES[kind]
+  return contract !== undefined && names.some((name) => contract.test(name))
 }
 
 /** A prototype method run with its prototype as `this`, parameters symbolic as in a summary. */
