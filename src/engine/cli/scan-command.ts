@@ -31,6 +31,8 @@ import type { RuleProblem } from '../rules/loader.ts'
 import { scanDirectory } from '../scan/scan.ts'
 import { closeSharedAnalysisPool, formatSeconds } from '../scan/worker-pool.ts'
 import type { LogEvent, ScanReport } from '../scan/scan.ts'
+import { LIBRARY_SOURCES_MODES } from '../dataflow/index.ts'
+import type { LibrarySources } from '../dataflow/index.ts'
 import { sarifFingerprints, toSarif } from '../output/sarif.ts'
 import { renderTextReport, shouldColor } from '../output/text.ts'
 import { makeProgressLine } from './progress.ts'
@@ -60,6 +62,11 @@ Options:
   --baseline <sarif file>    report only findings that are not in this earlier SARIF
                              report (by fingerprint); --fail-on then counts only those
   --max-file-bytes <n>       skip files larger than this (default 1048576)
+  --library-sources auto|always|never
+                             whether what callers pass to a package's exported
+                             functions is untrusted input: auto (default) in
+                             library packages (a package.json with main, module
+                             or exports, no server started), always, or never
   --file-timeout <seconds>   skip a file whose analysis takes longer (default 30)
   --scan-timeout <seconds>   stop with an error when the scan takes longer (default: none)
   --verbose                  log scan stages and skipped files to stderr
@@ -93,6 +100,7 @@ export interface CliOptions {
   failOn?: Severity
   baselineFile?: string
   maxFileBytes?: number
+  librarySources?: LibrarySources
   fileTimeoutMs: number
   scanTimeoutMs?: number
   verbose: boolean
@@ -114,6 +122,7 @@ export function parseCliArgs(argv: string[], { stdoutIsTerminal = false } = {}):
       'fail-on': { type: 'string' },
       baseline: { type: 'string' },
       'max-file-bytes': { type: 'string' },
+      'library-sources': { type: 'string' },
       'file-timeout': { type: 'string' },
       'scan-timeout': { type: 'string' },
       verbose: { type: 'boolean', default: false },
@@ -154,6 +163,11 @@ export function parseCliArgs(argv: string[], { stdoutIsTerminal = false } = {}):
     const parsed = Number(maxBytes)
     if (!Number.isInteger(parsed) || parsed <= 0) throw new UsageError('--max-file-bytes must be a positive integer')
     options.maxFileBytes = parsed
+  }
+  const librarySources = values['library-sources']
+  if (librarySources !== undefined) {
+    if (!(LIBRARY_SOURCES_MODES as readonly string[]).includes(librarySources)) throw new UsageError(`--library-sources must be one of ${LIBRARY_SOURCES_MODES.join(', ')}`)
+    options.librarySources = librarySources as LibrarySources
   }
   const scanTimeoutMs = secondsOption(values['scan-timeout'], '--scan-timeout')
   if (scanTimeoutMs !== undefined) options.scanTimeoutMs = scanTimeoutMs
@@ -332,6 +346,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       // the CLI runs what a full scan on the server runs unless told to narrow it
       analyzers: options.analyzers ?? [...ANALYZERS],
       ...(options.maxFileBytes ? { maxFileBytes: options.maxFileBytes } : {}),
+      ...(options.librarySources ? { librarySources: options.librarySources } : {}),
       ...(progress ? { onProgress: progress.update } : {}),
       onLog: (event: LogEvent) => {
         if (verbose || event.level === 'warning' || event.level === 'error') log(`[${event.level}] ${event.message}\n`)

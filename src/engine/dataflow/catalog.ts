@@ -47,6 +47,7 @@ export class Catalog {
   readonly formatters = new GlobIndex<{ template: 'receiver' | number; placeholder: string }>()
   readonly opaqueCallbacks = new GlobIndex<true>()
   readonly mappers = new GlobIndex<true>()
+  readonly functionWrappers = new GlobIndex<true>()
   readonly rejectionCalls = new GlobIndex<CompiledRejection>()
   readonly rejectionOperators = new Map<string, CompiledRejection[]>()
   readonly views = new GlobIndex<ViewSpec>()
@@ -84,6 +85,7 @@ export class Catalog {
     for (const formatter of semantics.formatters ?? []) this.formatters.add(formatter.call, formatter)
     if (semantics.opaqueCallbacks) this.opaqueCallbacks.add(semantics.opaqueCallbacks, true)
     if (semantics.mappers) this.mappers.add(semantics.mappers, true)
+    if (semantics.functionWrappers) this.functionWrappers.add(semantics.functionWrappers, true)
     for (const view of semantics.views ?? []) this.views.add(view.call, view)
     for (const rejection of spec.rejections ?? []) {
       const compiled = { spec: rejection, mask: sinkKindsMask(rejection.cleans), needle: new RegExp(rejection.needle) }

@@ -151,7 +151,7 @@ export class Engine {
     if (!unit) return null
     const vars = this.moduleState(unit).vars
     const local = unit.esExports.get(name)
-    if (local !== undefined) return vars.get(local) ?? null
+    if (local !== undefined) return vars.get(local) ?? this.importedName(unit, local)
     if (unit.spec.syntax.commonJsExports) {
       const moduleExports = commonJsExports(vars.get('module') ?? CLEAN, vars.get('exports') ?? CLEAN)
       if (name === 'default') return moduleExports
@@ -159,6 +159,12 @@ export class Engine {
       if (fromCommonJs) return fromCommonJs
     }
     return vars.get(name) ?? (unit.spec.syntax.packageScope ? this.packageValue(unit, name) : null)
+  }
+
+  /** A top-level import by its local name (`import { a } from './m'; export { a }`), or null. */
+  private importedName(unit: FileUnit, local: string): Val | null {
+    const imported = unit.importBinding(local)
+    return imported ? this.importValue(unit, imported.decl, imported.binding) : null
   }
 
   /** The value an import binds: a project module's export, a module, or an external API name. */

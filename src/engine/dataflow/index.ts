@@ -29,12 +29,16 @@ import { spansOverlap } from './merge.ts'
 import type { CleanSink } from './merge.ts'
 import { mentionsPasswordHashing } from './passwords.ts'
 import { DependencyManifests, isDependencyManifest } from './manifests.ts'
+import { exportedFunctions, libraryEntryFiles, recordLibraryPaths } from './library.ts'
+import type { LibrarySources } from './library.ts'
 
 export { DATAFLOW_MODEL } from './report.ts'
 export { mergeWithPatternFindings, spansOverlap, withoutCleanSinkFindings } from './merge.ts'
 export type { CleanSink } from './merge.ts'
 export { dataFlowLanguages } from './languages/index.ts'
 export { AbortError as DataFlowAbortError } from './engine.ts'
+export { LIBRARY_SOURCES_MODES } from './library.ts'
+export type { LibrarySources } from './library.ts'
 export { TaintOverlay } from './overlay.ts'
 export type { FileOverlay } from './overlay.ts'
 export { FileTexts, pathSteps, stepAt, where } from './report.ts'
@@ -56,6 +60,8 @@ export interface DataFlowOptions {
   onProgress?(label: string): void
   /** redacts secrets in snippets and trace lines (the scan passes its detector) */
   secrets?: SecretsDetector | null
+  /** whether the parameters of exported functions are sources (library.ts); default `auto` */
+  librarySources?: LibrarySources
 }
 
 /** Whether the file's language has a data-flow spec. */
@@ -102,6 +108,7 @@ const MAX_STALL_RETRIES = 2
 export interface DataFlowSetup {
   /** files left out after they stalled an earlier attempt */
   leftOut: string[]
+  librarySources?: LibrarySources
 }
 
 /**
@@ -116,12 +123,14 @@ export class DataFlowAnalyzer implements RepositoryAnalyzer {
   readonly countsAsScanned = true
   private readonly files: SourceFile[] = []
   private readonly leftOut: string[]
+  private readonly librarySources: LibrarySources
 
   constructor(
     private readonly secrets: SecretsDetector | null,
     setup: DataFlowSetup = { leftOut: [] },
   ) {
     this.leftOut = [...setup.leftOut]
+    this.librarySources = setup.librarySources ?? 'auto'
   }
 
   accepts(file: { path: string; language: FileLanguage }): boolean {
@@ -137,7 +146,7 @@ export class DataFlowAnalyzer implements RepositoryAnalyzer {
     context.log({ level: 'info', message: `data-flow analysis of ${this.files.length} files` })
     const started = performance.now()
     const inputs = this.files.map((file) => ({ path: file.path, text: file.text, source: file }))
-    const result = await analyzeDataFlowAsync(inputs, { ...(context.signal ? { signal: context.signal } : {}), onProgress: context.onProgress, secrets: this.secrets })
+    const result = await analyzeDataFlowAsync(inputs, { ...(context.signal ? { signal: context.signal } : {}), onProgress: context.onProgress, secrets: this.secrets, librarySources: this.librarySources })
     for (const failure of result.errors) context.log({ level: 'warning', message: `data-flow analysis left out ${failure.path}: ${failure.message}`, data: { path: failure.path } })
     const sanitized = result.traces.filter((trace) => trace.sanitized).length
     context.log({
@@ -155,7 +164,7 @@ export class DataFlowAnalyzer implements RepositoryAnalyzer {
   }
 
   setup(): RepositorySetup {
-    const input: DataFlowSetup = { leftOut: this.leftOut }
+    const input: DataFlowSetup = { leftOut: this.leftOut, librarySources: this.librarySources }
     return { analyzer: this.name, input }
   }
 }
@@ -171,6 +180,8 @@ function* analysisSteps(files: readonly FileInput[], options: DataFlowOptions): 
   const errors: DataFlowResult['errors'] = []
   yield* analyzeFiles(engine, program.paths(), options, errors, (unit) => (mayHoldSource(unit) ? (fn) => namesSource(unit, fn) || hasParamSources(unit, fn) : null))
   yield* helperEntries(engine, program, options, errors)
+  const manifests = files.filter((file) => isDependencyManifest(file.path))
+  yield* libraryEntries(engine, libraryEntryFiles(options.librarySources ?? 'auto', manifests, inputs), options, errors)
   options.onProgress?.('the data-flow report')
   const texts = new FileTexts(new Map(inputs.map((file) => [file.path, file.text])), options.secrets ?? null)
   const candidates = [...engine.traces.values()].map((record) => ({ record, trace: toTrace(texts, record) }))
@@ -249,6 +260,21 @@ function* analyzeFiles(
       errors.push({ path, message: error instanceof Error ? error.message : String(error) })
     }
     engine.program.release(unit)
+    yield
+  }
+}
+
+/** Library mode (library.ts): the exported functions of each entry file, one step per file. */
+function* libraryEntries(engine: Engine, paths: readonly string[], options: DataFlowOptions, errors: DataFlowResult['errors']): Generator<void> {
+  for (const path of paths) {
+    if (options.signal?.aborted) throw new AbortError()
+    options.onProgress?.(path)
+    try {
+      for (const exported of exportedFunctions(engine, path)) recordLibraryPaths(engine, exported)
+    } catch (error) {
+      if (error instanceof AbortError) throw error
+      errors.push({ path, message: error instanceof Error ? error.message : String(error) })
+    }
     yield
   }
 }

@@ -842,9 +842,12 @@ export class FunctionRun {
     const context: CallContext = { expr, args, receiver, names, label: written ?? calleeValue.qname ?? 'call', unit: this.unit, typeUnit: this.typeUnitOfLibraryCall(receiver) }
     const loaded = this.loadModule(context)
     if (loaded) return loaded
+    const wrapped = this.wrappedFunction(context)
+    if (wrapped) return wrapped
     this.checkSecretArguments(context)
     const catalog = this.catalog
-    const last = lastSegment(written ?? calleeValue.qname ?? '')
+    // The name the value is bound to, not the one written: `run(cmd)` after `const run = cp.exec` is an `exec` call.
+    const last = lastSegment(calleeValue.qname ?? written ?? '')
     const ref = calleeValue.ref
     // Project code is analyzed, not matched by name: a wrapper called `query()` is followed
     // to the library call inside it. Names still count for sanitizers (`escapeHtml()`).
@@ -1079,6 +1082,13 @@ export class FunctionRun {
       marked = withField(marked, markField(configuration.marks), mark)
     }
     return marked
+  }
+
+  /** `util.promisify(fn)`: the function itself, so a call of the result is matched and followed as a call of `fn`. */
+  private wrappedFunction(context: CallContext): Val | null {
+    const first = context.args[0]
+    if (!first || !this.catalog.functionWrappers.mayMatch(lastSegment(context.names[0] ?? context.names[1] ?? ''))) return null
+    return this.catalog.functionWrappers.match(context.names).length > 0 ? first.value : null
   }
 
   /** `require('x')`: the module (or its exports) as a value. */

@@ -293,6 +293,7 @@ export const SOURCE_KINDS = [
   'weak-random',
   'password',
   'rule',
+  'library-argument',
 ] as const
 export type SourceKind = (typeof SOURCE_KINDS)[number]
 
@@ -325,4 +326,7 @@ export const SOURCE_KIND_INFO: Record<SourceKind, { label: string; scope: Source
   password: { label: 'password', scope: 'password' },
   // a source of a user taint rule (dataflow/overlay.ts): the rule says it is untrusted
   rule: { label: 'taint rule source', scope: 'remote' },
+  // what a caller passes to a library's exported API (library.ts): untrusted for the library's
+  // own sinks, but less surely attacker data than a request: its findings have a lower confidence
+  'library-argument': { label: 'input of a library API', scope: 'remote' },
 }

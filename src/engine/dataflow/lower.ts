@@ -5,7 +5,7 @@
  * (memoized by position), so a file costs in proportion to the code actually analyzed.
  */
 import type { Range, SgNode } from '@ast-grep/napi'
-import { Site } from './ir.ts'
+import { Site, pathOf } from './ir.ts'
 import type { Arg, CatchClause, ClassDef, DictEntry, Expr, FieldDef, FunctionDef, ImportBinding, ImportDecl, Param, PatternItem, Stmt, SwitchCase, Target } from './ir.ts'
 import type { Locator, NodeRule, SyntaxSpec } from './spec.ts'
 
@@ -383,12 +383,40 @@ export class Lowerer {
         { t: 'export', local: '%default', exported: 'default' },
       ]
     }
+    const source = this.locate(node, rule.source)
+    if (source) return this.reexports(node, rule, unquote(source.text()))
     return this.locateAll(node, rule.specifiers).flatMap((specifier): Stmt[] => {
       const specifierRule = this.rule(specifier)
       if (specifierRule?.as !== 'export-specifier') return []
       const name = this.locate(specifier, specifierRule.name)?.text()
       const alias = this.locate(specifier, specifierRule.alias)?.text()
       return name ? [{ t: 'export', local: name, exported: alias ?? name }] : []
+    })
+  }
+
+  /**
+   * `export { a as b } from 'm'` and `export * as ns from 'm'`: an import under a name the code
+   * cannot write, a top-level variable holding it (exports are read from the module's
+   * variables), and the export of that variable. `export * from 'm'` binds no name and is left out.
+   */
+  private reexports(node: SgNode, rule: RuleOf<'export'>, module: string): Stmt[] {
+    const named = this.locateAll(node, rule.specifiers).flatMap((specifier) => {
+      const specifierRule = this.rule(specifier)
+      if (specifierRule?.as !== 'export-specifier') return []
+      const name = this.locate(specifier, specifierRule.name)?.text()
+      return name ? [{ imported: name, exported: this.locate(specifier, specifierRule.alias)?.text() ?? name }] : []
+    })
+    const namespace = /^export\s+\*\s+as\s+([A-Za-z_$][\w$]*)/.exec(node.text())?.[1]
+    const bindings = namespace ? [{ imported: null, exported: namespace }] : named
+    return bindings.flatMap(({ imported, exported }): Stmt[] => {
+      const site = this.site(node)
+      const local = `%import:${exported}`
+      const variable = `%export:${exported}`
+      return [
+        { t: 'import', decl: { module, bindings: [{ local, imported }] } },
+        { t: 'assign', target: { t: 'name', name: variable, site }, value: { t: 'name', name: local, site }, op: null, type: null, site },
+        { t: 'export', local: variable, exported },
+      ]
     })
   }
 
@@ -466,6 +494,36 @@ export class Lowerer {
     return { t: 'other', parts, site: this.site(node) }
   }
 
+  /**
+   * `(0, obj.method)`: compiled code calls an imported function this way so that it gets no
+   * `this`; the value is the last operand, the same function. Operands with effects before it
+   * keep the expression opaque, as before.
+   */
+  private comma(node: SgNode): Expr {
+    const operands = this.named(node).map((child) => this.expr(child))
+    const last = operands.at(-1)
+    if (last && operands.slice(0, -1).every((operand) => operand.t === 'literal')) return last
+    return this.other(node, operands)
+  }
+
+  /**
+   * `__importStar(require('x'))` is the module `x`, and `__importDefault(require('x'))` an object
+   * whose `default` is it: compiled imports then name the module as the source did.
+   */
+  private withoutModuleInterop(call: Extract<Expr, { t: 'call' }>): Expr {
+    const interop = this.syntax.moduleInterop
+    const helper = interop ? pathOf(call.callee) : null
+    const [only] = call.args
+    if (!interop || !helper || call.args.length !== 1 || !only || only.spread || !this.isModuleLoad(only.value)) return call
+    if (interop.namespace.includes(helper)) return only.value
+    if (!interop.default.includes(helper)) return call
+    return { t: 'dict', entries: [{ key: 'default', computedKey: null, value: only.value, spread: false }], site: call.site }
+  }
+
+  private isModuleLoad(expr: Expr): boolean {
+    return expr.t === 'call' && expr.callee.t === 'name' && (this.syntax.requireFunctions ?? []).includes(expr.callee.name)
+  }
+
   expr(node: SgNode): Expr {
     const rule = this.rule(node)
     if (!rule) return this.other(node, this.named(node).map((child) => this.expr(child)))
@@ -494,7 +552,8 @@ export class Lowerer {
       }
       case 'call': {
         const callee = this.locate(node, rule.callee)
-        return { t: 'call', callee: callee ? this.expr(callee) : this.other(node, []), args: this.args(this.locate(node, rule.args)), isNew: false, site: this.site(node) }
+        const call: Expr = { t: 'call', callee: callee ? this.expr(callee) : this.other(node, []), args: this.args(this.locate(node, rule.args)), isNew: false, site: this.site(node) }
+        return this.withoutModuleInterop(call)
       }
       case 'method-call':
         return this.methodCall(node, rule)
@@ -519,6 +578,8 @@ export class Lowerer {
         if (elements.length === 1 && elements[0]) return this.expr(elements[0])
         return { t: 'list', elements: elements.map((child) => this.expr(child)), site: this.site(node) }
       }
+      case 'comma':
+        return this.comma(node)
       case 'list':
       case 'tuple-pattern':
         return { t: 'list', elements: this.named(node).map((child) => this.expr(child)), site: this.site(node) }

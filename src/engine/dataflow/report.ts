@@ -18,6 +18,8 @@ import { weakCheckSentence } from './weak-checks.ts'
 
 export const DATAFLOW_MODEL = 'parapet-dataflow/1.0'
 const CONFIDENCE = 0.9
+/** Only a library's callers decide whether its arguments are attacker data (library.ts). */
+const LIBRARY_CONFIDENCE = 0.6
 
 /** Redacted source lines of the analyzed files, for steps and findings. */
 export class FileTexts {
@@ -162,7 +164,7 @@ function fileFindings(texts: FileTexts, path: string, groups: Candidate[][]): Fi
         modelUsed: DATAFLOW_MODEL,
         category: info.category,
         severity: info.severity,
-        confidence: CONFIDENCE,
+        confidence: sourceKinds.every((kind) => kind === 'library-argument') ? LIBRARY_CONFIDENCE : CONFIDENCE,
         title: info.title,
         description: info.reportAtSource
           ? `${capitalize(trace.source.note)} reaches ${info.noun} (${trace.sink.note}) at ${where(trace.sink)}.`

@@ -42,6 +42,8 @@ export type NodeRule =
   | { readonly as: 'list' }
   /** a comma list that is its one element when it has one (Go's `expression_list`): a list value, a tuple target */
   | { readonly as: 'sequence' }
+  /** the comma operator: operands run in order, the value is the last one's (`(0, obj.method)(x)`) */
+  | { readonly as: 'comma' }
   | { readonly as: 'dict' }
   /** `nameKeys`: kinds of key nodes that name a field, not a variable (Go struct literals `T{Name: v}`) */
   | { readonly as: 'pair'; readonly key: Locator; readonly value: Locator; readonly nameKeys?: readonly string[] }
@@ -114,7 +116,8 @@ export type NodeRule =
   /** a definition wrapped with its decorators (Python `decorated_definition`) */
   | { readonly as: 'decorated'; readonly definition: Locator; readonly decorators: Locator }
   /** `export ...`: a declaration, a default value, or a list of specifiers */
-  | { readonly as: 'export'; readonly declaration?: Locator; readonly value?: Locator; readonly specifiers?: Locator }
+  /** `source`: the module of a re-export (`export { a as b } from 'm'`) */
+  | { readonly as: 'export'; readonly declaration?: Locator; readonly value?: Locator; readonly specifiers?: Locator; readonly source?: Locator }
   | { readonly as: 'export-specifier'; readonly name: Locator; readonly alias?: Locator }
   // --- imports
   /** `from m import a, b as c` */
@@ -155,6 +158,12 @@ export interface SyntaxSpec {
   readonly decoratorKinds: readonly string[]
   /** the function that loads a module by name (`require`), if any */
   readonly requireFunctions?: readonly string[]
+  /**
+   * Helpers compiled code wraps a loaded module in (TypeScript's `__importStar(require('x'))`,
+   * Babel's `_interopRequireDefault`): `namespace` ones give the module back, `default` ones an
+   * object whose `default` is the module. Lowered away so the module's name reaches its calls.
+   */
+  readonly moduleInterop?: { readonly namespace: readonly string[]; readonly default: readonly string[] }
   /** the receiver is an explicit first parameter (Python `self`) */
   readonly explicitSelf?: boolean
   /** bare names that are fields of the enclosing class mean `this.<name>` (Java) */
@@ -424,6 +433,8 @@ export interface SemanticsSpec {
   readonly opaqueCallbacks?: readonly string[]
   /** calls whose result holds only what their callback returns for each element (`list.map(fn)`) */
   readonly mappers?: readonly string[]
+  /** calls that return their first argument, a function, with another calling convention (`util.promisify(fn)`): calling the result calls it */
+  readonly functionWrappers?: readonly string[]
   /** calls that fill a template (`"x{}".format(a)`, `String.format("x%s", a)`): the result starts like it */
   readonly formatters?: ReadonlyArray<{ readonly call: readonly string[]; readonly template: 'receiver' | number; readonly placeholder: string }>
   /** parsers whose result is a view of their first argument (see ViewSpec) */

@@ -25,6 +25,7 @@ import type { AnalyzerName, DataFlowTrace, Finding, RuleDocument, ScanStats } fr
 import type { RepositoryAnalyzer, RepositoryResult } from '../core/analyzer.ts'
 import { SourceFile, TreeKeeper } from '../core/source-file.ts'
 import { DataFlowAnalyzer, mergeWithPatternFindings, withoutCleanSinkFindings } from '../dataflow/index.ts'
+import type { LibrarySources } from '../dataflow/index.ts'
 import { DEFAULT_IGNORED_DIRS, DEFAULT_MAX_FILE_BYTES, classifyContent, classifyPath, isInIgnoredDir } from './file-selection.ts'
 import type { SkipReason } from './file-selection.ts'
 import { FileAnalysis, createAnalyzers } from './file-analysis.ts'
@@ -93,6 +94,12 @@ export interface ScanOptions {
    * past `fileTimeoutMs` is left out (logged), the scan completes.
    */
   summary?: boolean
+  /**
+   * Whether the parameters of a package's exported functions are data-flow sources (with a lower
+   * confidence than request data): `auto` (default) in library packages only (dataflow/library.ts),
+   * `always`, or `never`.
+   */
+  librarySources?: LibrarySources
 }
 
 export interface ScanReport {
@@ -499,7 +506,7 @@ async function prepare(options: ScanOptions): Promise<Preparation> {
     for (const problem of rule.semgrep ? checkTaintRule(rule.semgrep, rule.language) : []) log('error', `rule ${rule.id} does not run: ${problem.message}`, { ruleId: rule.id })
   }
   const repository: RepositoryAnalyzer[] = []
-  if (dataflow) repository.push(new DataFlowAnalyzer(detector))
+  if (dataflow) repository.push(new DataFlowAnalyzer(detector, { leftOut: [], librarySources: options.librarySources ?? 'auto' }))
   if (taintRules.length > 0) repository.push(new TaintAnalyzer(taintRules, detector))
   if (options.summary) repository.push(new SummaryAnalyzer({ maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES }))
   return {

@@ -6,8 +6,10 @@
  *
  * - Python: `import a.b as c` (c = a.b), `from a import b` (b = a.b), `from a import b as c`.
  * - JavaScript / TypeScript: `import x from 'm'`, `import * as x from 'm'`, `import { a as b } from 'm'`,
- *   `const x = require('m')`, `const { a: b } = require('m')` (`node:` prefixes dropped; modules
- *   whose name is not an identifier cannot appear in a pattern and are ignored).
+ *   `const x = require('m')`, `const { a: b } = require('m')`, `const b = require('m').a`, and
+ *   compiled code's `__importStar(require('m'))` (x = m) and `__importDefault(require('m'))`
+ *   (x.default = m) (`node:` prefixes dropped; modules whose name is not an identifier cannot
+ *   appear in a pattern and are ignored).
  * - Java: `import a.b.C;` (C = a.b.C), `import static a.b.C.m;` (m = a.b.C.m), and `java.lang`
  *   names, imported implicitly.
  * - Go: `import x "a/b"` (x = b: Go patterns name a package by its default name).
@@ -76,14 +78,35 @@ function pythonImport(text: string, add: (local: string, qualified: string) => v
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
 
+/**
+ * `require('m')`, as written or wrapped by the interop helper of TypeScript (`__importStar`,
+ * `tslib_1.__importDefault`) or Babel (`_interopRequireWildcard`), then any members taken off it.
+ */
+const REQUIRED = /^(.+?)\s*=\s*(?:(?:[\w$]+\.)?(__importStar|__importDefault|_interopRequireWildcard|_interopRequireDefault)\(\s*)?require\(\s*(['"`])([^'"`]+)\3\s*\)(?:\s*\))?((?:\.[A-Za-z_$][\w$]*)*)$/
+/** Helpers whose result holds the module as its `default`. */
+const DEFAULT_INTEROP = new Set(['__importDefault', '_interopRequireDefault'])
+
 function javascriptImport(text: string, add: (local: string, qualified: string) => void): void {
-  const required = /^(.+?)\s*=\s*require\(\s*(['"`])([^'"`]+)\2\s*\)$/.exec(text)
+  const required = REQUIRED.exec(text)
+  if (required) return requiredModule(required, add)
   const imported = /^import (?:type )?(.+?) from (['"])([^'"]+)\2;?$/.exec(text)
-  const match = required ?? imported
-  if (!match) return
-  const module = (match[3] as string).replace(/^node:/, '')
-  if (!IDENTIFIER.test(module)) return
-  let bindings = (match[1] as string).trim()
+  if (imported) bindModule((imported[1] as string).trim(), imported[3] as string, '', false, add)
+}
+
+function requiredModule(match: RegExpExecArray, add: (local: string, qualified: string) => void): void {
+  const [, bindings = '', helper, , specifier = '', members = ''] = match
+  const wrapped = helper !== undefined && members === '' && IDENTIFIER.test(bindings.trim())
+  if (wrapped && DEFAULT_INTEROP.has(helper)) return bindModule(`${bindings.trim()}.default`, specifier, '', true, add)
+  if (helper !== undefined && !wrapped) return
+  bindModule(bindings.trim(), specifier, members, true, add)
+}
+
+/** `bindings` name the module (with `members`: `.a` of `require('m').a`): a name, `{ a: b }`, `* as x`, `x, { a }`. */
+function bindModule(written: string, specifier: string, members: string, required: boolean, add: (local: string, qualified: string) => void): void {
+  const moduleName = specifier.replace(/^node:/, '')
+  if (!IDENTIFIER.test(moduleName)) return
+  const module = moduleName + members
+  let bindings = written
   // `import x, { a } from 'm'`: the default import first.
   const defaultFirst = /^([A-Za-z_$][\w$]*)\s*,\s*(.+)$/.exec(bindings)
   if (defaultFirst) {
@@ -92,7 +115,7 @@ function javascriptImport(text: string, add: (local: string, qualified: string) 
   }
   const namespace = /^\*\s+as\s+([A-Za-z_$][\w$]*)$/.exec(bindings)
   if (namespace) return add(namespace[1] as string, module)
-  if (IDENTIFIER.test(bindings)) return add(bindings, module)
+  if (IDENTIFIER.test(bindings) || /^[A-Za-z_$][\w$]*\.default$/.test(bindings)) return add(bindings, module)
   const braces = /^\{(.*)\}$/.exec(bindings)
   if (!braces) return
   for (const part of (braces[1] as string).split(',')) {
@@ -124,5 +147,19 @@ export function aliasVariants(pattern: string, language: string, aliases: Readon
     for (const [regex, local] of rewrites) all = all.replace(regex, local)
     if (!variants.includes(all)) variants.push(all)
   }
+  const compiled = language === 'python' || language === 'java' || language === 'go' ? [] : rewrites.map(([, local]) => local).filter((local) => COMPILED_MODULE_NAME.test(local))
+  for (const local of compiled) {
+    const member = new RegExp(`(?<![\\w.$])(${escapeRegExp(local)}\\.[A-Za-z_$][\\w$]*)\\(`, 'g')
+    for (const variant of [...variants]) {
+      const called = variant.replace(member, '(0, $1)(')
+      if (!variants.includes(called)) variants.push(called)
+    }
+  }
   return variants
 }
+
+/**
+ * TypeScript's name for a required module (`child_process_1`, or its `.default`): its compiled
+ * output calls the module's functions as `(0, child_process_1.exec)(...)`, which patterns then match too.
+ */
+const COMPILED_MODULE_NAME = /^[A-Za-z_$][\w$]*_\d+(?:\.default)?$/
