@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { scanDirectory } from '../src/engine/scan/scan.ts'
 import type { ScanOptions } from '../src/engine/scan/scan.ts'
+import type { LibrarySources } from '../src/engine/dataflow/index.ts'
 import type { Finding } from '../src/engine/core/types.ts'
 import { writeMarkdownSection } from './lib/markdown-section.ts'
 
@@ -146,9 +147,7 @@ async function scanVersion(name: string, pinned: PinnedVersion, className: strin
   const key = `${name}@${pinned.version}`
   let findings = cache.get(key)
   if (!findings) {
-    // the library-mode option is spread in: engines without it ignore the field
-    const libraryMode = { librarySources: values['library-sources'] }
-    const options: ScanOptions = { analyzers: ['sast', 'dataflow'], ...libraryMode }
+    const options: ScanOptions = { analyzers: ['sast', 'dataflow'], librarySources: values['library-sources'] as LibrarySources }
     findings = (await scanDirectory(root, options)).findings
     cache.set(key, findings)
   }
