@@ -42,11 +42,6 @@ const SECTION = 'npm advisories'
 /** A finding this many lines from a pinned line counts as on it (the sink and the line the advisory names may differ by a statement). */
 const PIN_WINDOW = 3
 
-/**
- * Whether this engine has library mode (exported functions' parameters as sources): the option
- * is passed either way, and the report says whether it could take effect.
- */
-const LIBRARY_MODE_AVAILABLE = ['src/engine/scan/scan.ts', 'src/engine/core/types.ts'].some((path) => readFileSync(join(projectRoot, path), 'utf8').includes('librarySources'))
 
 /** The CWEs a finding may carry to count for a class (the class's own and its parents'). */
 const CLASS_CWES: Record<string, readonly string[]> = {
@@ -147,7 +142,7 @@ async function scanVersion(name: string, pinned: PinnedVersion, className: strin
   const key = `${name}@${pinned.version}`
   let findings = cache.get(key)
   if (!findings) {
-    const options: ScanOptions = { analyzers: ['sast', 'dataflow'], librarySources: values['library-sources'] as LibrarySources }
+    const options: ScanOptions = { analyzers: ['sast', 'dataflow'], packageApiSources: values['library-sources'] as LibrarySources }
     findings = (await scanDirectory(root, options)).findings
     cache.set(key, findings)
   }
@@ -168,7 +163,7 @@ function render(results: PinResult[], date: string): string {
   const classes = [...new Set(results.map((result) => result.className))]
   const lines: string[] = []
   lines.push(
-    `Measured with \`npm run bench:advisories\` on ${date} (not in CI: it fetches from the npm registry): ${new Set(results.map((result) => result.pin.package)).size} npm packages with public advisories, each version fetched with \`npm pack\` (no install scripts) into \`${values.dir}\` and scanned whole (\`sast\` and \`dataflow\` through \`scanDirectory\`) ${LIBRARY_MODE_AVAILABLE ? `in library mode (\`librarySources: '${values['library-sources']}'\`)` : 'with the default sources: this engine has no library mode yet, so a package\'s exported functions are not sources'}. The pins in \`bench/advisories/<class>.json\` name the advisory, the exported function the input enters through, and a pattern for the vulnerable line in the vulnerable version and for the same code in the fixed one; each was written by reading both versions' code. Recall: vulnerable versions with a finding of the class's CWE within ${PIN_WINDOW} lines of the pinned line. False alarms: fixed versions with such a finding at their pinned line. "In package" counts every finding of the class in the package's files.`,
+    `Measured with \`npm run bench:advisories\` on ${date} (not in CI: it fetches from the npm registry): ${new Set(results.map((result) => result.pin.package)).size} npm packages with public advisories, each version fetched with \`npm pack\` (no install scripts) into \`${values.dir}\` and scanned whole (\`sast\` and \`dataflow\` through \`scanDirectory\`) in library mode (\`packageApiSources: '${values['library-sources']}'\`). The pins in \`bench/advisories/<class>.json\` name the advisory, the exported function the input enters through, and a pattern for the vulnerable line in the vulnerable version and for the same code in the fixed one; each was written by reading both versions' code. Recall: vulnerable versions with a finding of the class's CWE within ${PIN_WINDOW} lines of the pinned line. False alarms: fixed versions with such a finding at their pinned line. "In package" counts every finding of the class in the package's files.`,
   )
   lines.push('', '### By class', '', '| Class | Pins | Recall (vulnerable) | False alarms (fixed) | Findings of the class in package, vulnerable / fixed |', '| --- | ---: | ---: | ---: | ---: |')
   let pins = 0

@@ -15,10 +15,10 @@ type Files = Record<string, string>
 
 const LIBRARY_PACKAGE = JSON.stringify({ name: 'made-up-lib', version: '1.0.0', main: 'index.js' })
 
-async function scan(files: Files, librarySources?: LibrarySources): Promise<Finding[]> {
+async function scan(files: Files, packageApiSources?: LibrarySources): Promise<Finding[]> {
   const report = await scanSources(
     Object.entries(files).map(([path, text]) => source(path, text)),
-    { analyzers: ['dataflow'], workers: 0, ...(librarySources ? { librarySources } : {}) },
+    { analyzers: ['dataflow'], workers: 0, ...(packageApiSources ? { packageApiSources } : {}) },
   )
   return report.findings
 }

@@ -100,7 +100,7 @@ export interface CliOptions {
   failOn?: Severity
   baselineFile?: string
   maxFileBytes?: number
-  librarySources?: LibrarySources
+  packageApiSources?: LibrarySources
   fileTimeoutMs: number
   scanTimeoutMs?: number
   verbose: boolean
@@ -164,10 +164,10 @@ export function parseCliArgs(argv: string[], { stdoutIsTerminal = false } = {}):
     if (!Number.isInteger(parsed) || parsed <= 0) throw new UsageError('--max-file-bytes must be a positive integer')
     options.maxFileBytes = parsed
   }
-  const librarySources = values['library-sources']
-  if (librarySources !== undefined) {
-    if (!(LIBRARY_SOURCES_MODES as readonly string[]).includes(librarySources)) throw new UsageError(`--library-sources must be one of ${LIBRARY_SOURCES_MODES.join(', ')}`)
-    options.librarySources = librarySources as LibrarySources
+  const packageApiSources = values['library-sources']
+  if (packageApiSources !== undefined) {
+    if (!(LIBRARY_SOURCES_MODES as readonly string[]).includes(packageApiSources)) throw new UsageError(`--library-sources must be one of ${LIBRARY_SOURCES_MODES.join(', ')}`)
+    options.packageApiSources = packageApiSources as LibrarySources
   }
   const scanTimeoutMs = secondsOption(values['scan-timeout'], '--scan-timeout')
   if (scanTimeoutMs !== undefined) options.scanTimeoutMs = scanTimeoutMs
@@ -346,7 +346,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       // the CLI runs what a full scan on the server runs unless told to narrow it
       analyzers: options.analyzers ?? [...ANALYZERS],
       ...(options.maxFileBytes ? { maxFileBytes: options.maxFileBytes } : {}),
-      ...(options.librarySources ? { librarySources: options.librarySources } : {}),
+      ...(options.packageApiSources ? { packageApiSources: options.packageApiSources } : {}),
       ...(progress ? { onProgress: progress.update } : {}),
       onLog: (event: LogEvent) => {
         if (verbose || event.level === 'warning' || event.level === 'error') log(`[${event.level}] ${event.message}\n`)

@@ -61,7 +61,7 @@ export interface DataFlowOptions {
   /** redacts secrets in snippets and trace lines (the scan passes its detector) */
   secrets?: SecretsDetector | null
   /** whether the parameters of exported functions are sources (library.ts); default `auto` */
-  librarySources?: LibrarySources
+  packageApiSources?: LibrarySources
 }
 
 /** Whether the file's language has a data-flow spec. */
@@ -108,7 +108,7 @@ const MAX_STALL_RETRIES = 2
 export interface DataFlowSetup {
   /** files left out after they stalled an earlier attempt */
   leftOut: string[]
-  librarySources?: LibrarySources
+  packageApiSources?: LibrarySources
 }
 
 /**
@@ -123,14 +123,14 @@ export class DataFlowAnalyzer implements RepositoryAnalyzer {
   readonly countsAsScanned = true
   private readonly files: SourceFile[] = []
   private readonly leftOut: string[]
-  private readonly librarySources: LibrarySources
+  private readonly packageApiSources: LibrarySources
 
   constructor(
     private readonly secrets: SecretsDetector | null,
     setup: DataFlowSetup = { leftOut: [] },
   ) {
     this.leftOut = [...setup.leftOut]
-    this.librarySources = setup.librarySources ?? 'auto'
+    this.packageApiSources = setup.packageApiSources ?? 'auto'
   }
 
   accepts(file: { path: string; language: FileLanguage }): boolean {
@@ -146,7 +146,7 @@ export class DataFlowAnalyzer implements RepositoryAnalyzer {
     context.log({ level: 'info', message: `data-flow analysis of ${this.files.length} files` })
     const started = performance.now()
     const inputs = this.files.map((file) => ({ path: file.path, text: file.text, source: file }))
-    const result = await analyzeDataFlowAsync(inputs, { ...(context.signal ? { signal: context.signal } : {}), onProgress: context.onProgress, secrets: this.secrets, librarySources: this.librarySources })
+    const result = await analyzeDataFlowAsync(inputs, { ...(context.signal ? { signal: context.signal } : {}), onProgress: context.onProgress, secrets: this.secrets, packageApiSources: this.packageApiSources })
     for (const failure of result.errors) context.log({ level: 'warning', message: `data-flow analysis left out ${failure.path}: ${failure.message}`, data: { path: failure.path } })
     const sanitized = result.traces.filter((trace) => trace.sanitized).length
     context.log({
@@ -164,7 +164,7 @@ export class DataFlowAnalyzer implements RepositoryAnalyzer {
   }
 
   setup(): RepositorySetup {
-    const input: DataFlowSetup = { leftOut: this.leftOut, librarySources: this.librarySources }
+    const input: DataFlowSetup = { leftOut: this.leftOut, packageApiSources: this.packageApiSources }
     return { analyzer: this.name, input }
   }
 }
@@ -181,7 +181,7 @@ function* analysisSteps(files: readonly FileInput[], options: DataFlowOptions): 
   yield* analyzeFiles(engine, program.paths(), options, errors, (unit) => (mayHoldSource(unit) ? (fn) => namesSource(unit, fn) || hasParamSources(unit, fn) : null))
   yield* helperEntries(engine, program, options, errors)
   const manifests = files.filter((file) => isDependencyManifest(file.path))
-  yield* libraryEntries(engine, libraryEntryFiles(options.librarySources ?? 'auto', manifests, inputs), options, errors)
+  yield* libraryEntries(engine, libraryEntryFiles(options.packageApiSources ?? 'auto', manifests, inputs), options, errors)
   options.onProgress?.('the data-flow report')
   const texts = new FileTexts(new Map(inputs.map((file) => [file.path, file.text])), options.secrets ?? null)
   const candidates = [...engine.traces.values()].map((record) => ({ record, trace: toTrace(texts, record) }))

@@ -99,7 +99,7 @@ export interface ScanOptions {
    * confidence than request data): `auto` (default) in library packages only (dataflow/library.ts),
    * `always`, or `never`.
    */
-  librarySources?: LibrarySources
+  packageApiSources?: LibrarySources
 }
 
 export interface ScanReport {
@@ -506,7 +506,7 @@ async function prepare(options: ScanOptions): Promise<Preparation> {
     for (const problem of rule.semgrep ? checkTaintRule(rule.semgrep, rule.language) : []) log('error', `rule ${rule.id} does not run: ${problem.message}`, { ruleId: rule.id })
   }
   const repository: RepositoryAnalyzer[] = []
-  if (dataflow) repository.push(new DataFlowAnalyzer(detector, { leftOut: [], librarySources: options.librarySources ?? 'auto' }))
+  if (dataflow) repository.push(new DataFlowAnalyzer(detector, { leftOut: [], packageApiSources: options.packageApiSources ?? 'auto' }))
   if (taintRules.length > 0) repository.push(new TaintAnalyzer(taintRules, detector))
   if (options.summary) repository.push(new SummaryAnalyzer({ maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES }))
   return {
