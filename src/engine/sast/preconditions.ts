@@ -20,6 +20,7 @@
 import { parse } from '@ast-grep/napi'
 import { expandoChar, napiLanguage } from '../core/languages.ts'
 import { regexFilter } from '../text/regex-filter.ts'
+import { skipCharacterClass, topLevelAlternatives } from '../text/regex-syntax.ts'
 import type { RegexFilter } from '../text/regex-filter.ts'
 import type { CodeLanguage } from '../core/languages.ts'
 
@@ -326,31 +327,12 @@ export function ofRegex(source: string): Precondition {
 /** One clause for an alternation, or null when some alternative requires nothing. */
 function requirementOfAlternation(source: string): string[] | null {
   const words = new Set<string>()
-  for (const alternative of splitTopLevelAlternatives(source)) {
+  for (const alternative of topLevelAlternatives(source)) {
     const requirement = requirementOfSequence(alternative)
     if (!requirement) return null
     for (const word of requirement) words.add(word)
   }
   return words.size > 0 ? minimalWords([...words]) : null
-}
-
-function splitTopLevelAlternatives(source: string): string[] {
-  const alternatives: string[] = []
-  let depth = 0
-  let start = 0
-  for (let i = 0; i < source.length; i++) {
-    const char = source[i]
-    if (char === '\\') i++
-    else if (char === '[') i = skipClass(source, i)
-    else if (char === '(') depth++
-    else if (char === ')') depth--
-    else if (char === '|' && depth === 0) {
-      alternatives.push(source.slice(start, i))
-      start = i + 1
-    }
-  }
-  alternatives.push(source.slice(start))
-  return alternatives
 }
 
 /** Whether what follows position `i` makes the preceding atom optional. */
@@ -385,7 +367,7 @@ const SPECIAL = new Set(['.', '^', '$', '*', '+', '?', '(', ')', '[', ']', '{', 
  * is an alternation of plain literals (e.g. `req|request`); null otherwise.
  */
 function literalAlternatives(content: string): string[] | null {
-  const alternatives = splitTopLevelAlternatives(content)
+  const alternatives = topLevelAlternatives(content)
   const result: string[] = []
   for (const alternative of alternatives) {
     let literal = ''
@@ -442,7 +424,7 @@ function requirementOfSequence(sequence: string): string[] | null {
       }
       options = next !== undefined && !/[A-Za-z0-9]/.test(next) ? [next] : null
     } else if (char === '[') {
-      atomEnd = skipClass(sequence, i)
+      atomEnd = skipCharacterClass(sequence, i)
     } else if (char === '(') {
       atomEnd = skipGroup(sequence, i)
       const inner = sequence.slice(i + 1, atomEnd)
@@ -480,24 +462,12 @@ function minimalWords(clause: string[]): string[] {
   return unique.filter((word) => !unique.some((other) => other !== word && word.includes(other)))
 }
 
-function skipClass(text: string, open: number): number {
-  let i = open + 1
-  if (text[i] === '^') i++
-  if (text[i] === ']') i++ // a leading `]` is literal
-  for (; i < text.length; i++) {
-    if (text[i] === '\\') i++
-    else if (text[i] === '[') i = skipClass(text, i) // nested classes (Rust syntax)
-    else if (text[i] === ']') return i
-  }
-  return text.length
-}
-
 function skipGroup(text: string, open: number): number {
   let depth = 0
   for (let i = open; i < text.length; i++) {
     const char = text[i]
     if (char === '\\') i++
-    else if (char === '[') i = skipClass(text, i)
+    else if (char === '[') i = skipCharacterClass(text, i)
     else if (char === '(') depth++
     else if (char === ')' && --depth === 0) return i
   }

@@ -9,6 +9,7 @@
 
 import { Lang, parse } from '@ast-grep/napi'
 import type { SgNode } from '@ast-grep/napi'
+import { topLevelAlternatives } from './regex-syntax.ts'
 
 const OUTSIDE_CLASS: Record<string, string> = {
   w: '[0-9A-Za-z_]',
@@ -147,31 +148,6 @@ function benefitsFromSearchForm(regex: string): boolean {
   // A leading punctuation literal (`\$`, `-`) has a single case variant: the prefilter is cheap.
   if (/^(?:\\[^A-Za-z0-9]|[^\\([A-Za-z0-9^])/.test(body)) return false
   return !topLevelAlternatives(body).every((alternative) => alternative.startsWith('^'))
-}
-
-/** The top-level `|` branches of a regex (groups and classes are skipped). */
-function topLevelAlternatives(source: string): string[] {
-  const alternatives: string[] = []
-  let depth = 0
-  let inClass = false
-  let start = 0
-  for (let i = 0; i < source.length; i++) {
-    const char = source[i]
-    if (char === '\\') i++
-    else if (inClass) inClass = char !== ']'
-    else if (char === '[') {
-      inClass = true
-      if (source[i + 1] === '^') i++
-      if (source[i + 1] === ']') i++
-    } else if (char === '(') depth++
-    else if (char === ')') depth--
-    else if (char === '|' && depth === 0) {
-      alternatives.push(source.slice(start, i))
-      start = i + 1
-    }
-  }
-  alternatives.push(source.slice(start))
-  return alternatives
 }
 
 function compiles(regex: string): boolean {
