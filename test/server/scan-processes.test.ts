@@ -15,6 +15,10 @@ import { isTerminal, largeProject, uploadProject, vulnerableProject, waitForScan
 // a live worker on a loaded machine can be silent for seconds, and these scans must complete.
 const app = useTestApp()
 
+// each test starts several processes and waits for whole scans (its own waits are bounded at
+// 120 s); on a busy 2-core machine that is well past vitest's default 60 s. Generous, not a target.
+const PROCESS_TEST_TIMEOUT_MS = 300_000
+
 describe('a worker stopped gracefully mid-scan', () => {
   it('releases the scan to the queue, and another worker completes it', async () => {
     const caller = await makeApiKeyPrincipal(app.db.orm)
@@ -39,7 +43,7 @@ describe('a worker stopped gracefully mid-scan', () => {
     expect(next.output()).not.toMatch(/Completed task/)
     next.child.kill('SIGTERM')
     expect(await next.exited).toBe(0)
-  })
+  }, PROCESS_TEST_TIMEOUT_MS)
 })
 
 describe('two API processes and two workers on one database', () => {
@@ -79,5 +83,5 @@ describe('two API processes and two workers on one database', () => {
     expect(ranOn.length).toBeGreaterThanOrEqual(1)
     for (const process of [api1, api2, worker1, worker2]) process.child.kill('SIGTERM')
     expect(await Promise.all([api1, api2, worker1, worker2].map((process) => process.exited))).toEqual([0, 0, 0, 0])
-  })
+  }, PROCESS_TEST_TIMEOUT_MS)
 })
