@@ -4,6 +4,9 @@
  */
 import type { ReactNode } from 'react'
 import { RepositoriesView } from './views/RepositoriesView.tsx'
+import { RepositoryView } from './views/RepositoryView.tsx'
+import { ScansView } from './views/ScansView.tsx'
+import { ScanView } from './views/ScanView.tsx'
 
 export interface Route {
   /** /segment/:param/... */
@@ -14,6 +17,9 @@ export interface Route {
 export const ROUTES: Route[] = [
   { path: '/', render: () => <RepositoriesView /> },
   { path: '/repositories', render: () => <RepositoriesView /> },
+  { path: '/repositories/:id', render: ({ id }) => <RepositoryView id={id as string} /> },
+  { path: '/scans', render: () => <ScansView /> },
+  { path: '/scans/:id', render: ({ id }) => <ScanView id={id as string} /> },
 ]
 
 export interface NavigationEntry {
@@ -25,4 +31,5 @@ export interface NavigationEntry {
 
 export const NAVIGATION: NavigationEntry[] = [
   { label: 'Repositories', to: '/repositories', section: '/repositories' },
+  { label: 'Scans', to: '/scans', section: '/scans' },
 ]
