@@ -263,6 +263,8 @@ export type Query = {
   issuesSummary: IssuesSummary;
   /** The active repositories of the caller's organization, newest first. */
   repositories: Array<Repository>;
+  /** One active repository of the caller's organization: NOT_FOUND otherwise (another organization's included). */
+  repository: Repository;
   /** Issues of one repository. */
   repositoryIssues: IssuePage;
   /** The summaries of the caller's active repositories. */
@@ -279,7 +281,9 @@ export type Query = {
   scanSarif: Scalars['JSON']['output'];
   scanStatus: ScanStatusReport;
   scanTaskStatus: ScanTaskStatus;
-  /** Scans of the caller's organization, newest first. orgId, when given, must be the caller's. */
+  /** The scan types and the analyzers each may run. */
+  scanTypes: Array<ScanTypeOption>;
+  /** Scans of the caller's organization, newest first. orgId, when given, must be the caller's; repoId keeps one repository's. */
   scans: Array<Scan>;
 };
 
@@ -298,6 +302,11 @@ export type QueryIssuesArgs = {
 
 export type QueryIssuesSummaryArgs = {
   latest?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type QueryRepositoryArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -353,6 +362,7 @@ export type QueryScansArgs = {
   limit?: Scalars['Int']['input'];
   offset?: Scalars['Int']['input'];
   orgId: InputMaybe<Scalars['String']['input']>;
+  repoId: InputMaybe<Scalars['ID']['input']>;
   status: InputMaybe<ScanStatus>;
 };
 
@@ -560,6 +570,14 @@ export type ScanType =
   | 'quick'
   | 'secrets';
 
+/** A scan type and the analyzers it may run (createScan's activeModels picks among them). */
+export type ScanTypeOption = {
+  __typename?: 'ScanTypeOption';
+  /** the analyzers installed for this type, all run when activeModels is not given */
+  analyzers: Array<Scalars['String']['output']>;
+  scanType: ScanType;
+};
+
 export type Severity =
   | 'critical'
   | 'high'
@@ -569,12 +587,17 @@ export type Severity =
 
 export type Subscription = {
   __typename?: 'Subscription';
-  /** Every scan event of the caller's organization, for dashboards. */
+  /** Every scan event of the caller's organization, for dashboards; kinds, when given, keeps those kinds only. */
   scanEvents: ScanEvent;
   /** The scan's log entries: past entries first, then live ones; completes after the scan ends. */
   scanLogs: ScanLog;
   /** The scan's status and progress on every change; completes after the scan ends. */
   scanStatus: ScanStatusReport;
+};
+
+
+export type SubscriptionScanEventsArgs = {
+  kinds: InputMaybe<Array<ScanEventKind>>;
 };
 
 
@@ -726,6 +749,7 @@ export type ResolversTypes = {
   ScanStopResult: ResolverTypeWrapper<Omit<ScanStopResult, 'status'> & { status: ResolversTypes['ScanStatus'] }>;
   ScanTaskStatus: ResolverTypeWrapper<ScanTaskStatus>;
   ScanType: ResolverTypeWrapper<ScanTypeModel>;
+  ScanTypeOption: ResolverTypeWrapper<Omit<ScanTypeOption, 'scanType'> & { scanType: ResolversTypes['ScanType'] }>;
   Severity: ResolverTypeWrapper<SeverityLevelModel>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -769,6 +793,7 @@ export type ResolversParentTypes = {
   ScanStatusReport: ScanStatusReport;
   ScanStopResult: ScanStopResult;
   ScanTaskStatus: ScanTaskStatus;
+  ScanTypeOption: ScanTypeOption;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   UpdateIssueInput: UpdateIssueInput;
@@ -893,6 +918,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   issues?: Resolver<ResolversTypes['IssuePage'], ParentType, ContextType, RequireFields<QueryIssuesArgs, 'page' | 'perPage'>>;
   issuesSummary?: Resolver<ResolversTypes['IssuesSummary'], ParentType, ContextType, RequireFields<QueryIssuesSummaryArgs, 'latest'>>;
   repositories?: Resolver<Array<ResolversTypes['Repository']>, ParentType, ContextType>;
+  repository?: Resolver<ResolversTypes['Repository'], ParentType, ContextType, RequireFields<QueryRepositoryArgs, 'id'>>;
   repositoryIssues?: Resolver<ResolversTypes['IssuePage'], ParentType, ContextType, RequireFields<QueryRepositoryIssuesArgs, 'page' | 'perPage' | 'repoId'>>;
   repositorySummaries?: Resolver<ResolversTypes['RepositorySummaryList'], ParentType, ContextType>;
   repositorySummary?: Resolver<ResolversTypes['RepositorySummary'], ParentType, ContextType, RequireFields<QueryRepositorySummaryArgs, 'repoId'>>;
@@ -904,6 +930,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   scanSarif?: Resolver<ResolversTypes['JSON'], ParentType, ContextType, RequireFields<QueryScanSarifArgs, 'id'>>;
   scanStatus?: Resolver<ResolversTypes['ScanStatusReport'], ParentType, ContextType, RequireFields<QueryScanStatusArgs, 'id'>>;
   scanTaskStatus?: Resolver<ResolversTypes['ScanTaskStatus'], ParentType, ContextType, RequireFields<QueryScanTaskStatusArgs, 'id'>>;
+  scanTypes?: Resolver<Array<ResolversTypes['ScanTypeOption']>, ParentType, ContextType>;
   scans?: Resolver<Array<ResolversTypes['Scan']>, ParentType, ContextType, RequireFields<QueryScansArgs, 'limit' | 'offset'>>;
 };
 
@@ -1057,10 +1084,15 @@ export type ScanTaskStatusResolvers<ContextType = GraphQLContext, ParentType ext
 
 export type ScanTypeResolvers = { FULL: 'full', QUICK: 'quick', SECRETS: 'secrets' };
 
+export type ScanTypeOptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ScanTypeOption'] = ResolversParentTypes['ScanTypeOption']> = {
+  analyzers?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  scanType?: Resolver<ResolversTypes['ScanType'], ParentType, ContextType>;
+};
+
 export type SeverityResolvers = { CRITICAL: 'critical', HIGH: 'high', INFO: 'info', LOW: 'low', MEDIUM: 'medium' };
 
 export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
-  scanEvents?: SubscriptionResolver<ResolversTypes['ScanEvent'], "scanEvents", ParentType, ContextType>;
+  scanEvents?: SubscriptionResolver<ResolversTypes['ScanEvent'], "scanEvents", ParentType, ContextType, Partial<SubscriptionScanEventsArgs>>;
   scanLogs?: SubscriptionResolver<ResolversTypes['ScanLog'], "scanLogs", ParentType, ContextType, RequireFields<SubscriptionScanLogsArgs, 'scanId'>>;
   scanStatus?: SubscriptionResolver<ResolversTypes['ScanStatusReport'], "scanStatus", ParentType, ContextType, RequireFields<SubscriptionScanStatusArgs, 'scanId'>>;
 };
@@ -1101,6 +1133,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ScanStopResult?: ScanStopResultResolvers<ContextType>;
   ScanTaskStatus?: ScanTaskStatusResolvers<ContextType>;
   ScanType?: ScanTypeResolvers;
+  ScanTypeOption?: ScanTypeOptionResolvers<ContextType>;
   Severity?: SeverityResolvers;
   Subscription?: SubscriptionResolvers<ContextType>;
   TaskStatus?: TaskStatusResolvers;

@@ -2,11 +2,12 @@
 import { requireUser } from '../../auth/caller.ts'
 import type { Resolvers } from '../../generated/graphql.ts'
 import { parseId } from '../../graphql/arguments.ts'
-import { deactivateRepository, listRepositories } from './repository.service.ts'
+import { deactivateRepository, listRepositories, requireRepository } from './repository.service.ts'
 
 export const repositoryResolvers: Resolvers = {
   Query: {
     repositories: (_parent, _args, { em }) => listRepositories(em),
+    repository: (_parent, { id }, { em }) => requireRepository(em, parseId(id, 'repository'), { otherOrganization: 'not_found' }),
   },
   Mutation: {
     deleteRepository: async (_parent, { id }, { em, caller }) => {

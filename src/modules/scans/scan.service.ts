@@ -29,6 +29,16 @@ const TYPE_ANALYZERS: Record<ScanType, readonly string[]> = {
   secrets: ['secrets'],
 }
 
+export interface ScanTypeOption {
+  scanType: ScanType
+  analyzers: AnalyzerName[]
+}
+
+/** Each scan type with the analyzers it may run here (what createScan accepts in activeModels). */
+export function scanTypeOptions(): ScanTypeOption[] {
+  return (Object.keys(TYPE_ANALYZERS) as ScanType[]).map((scanType) => ({ scanType, analyzers: analyzersFor(scanType, null) }))
+}
+
 export interface RunScanPayload {
   scanId: string
   orgId: string
@@ -89,6 +99,7 @@ export async function createScan(em: EntityManager, repoId: string, input: Creat
 
 export interface ScanListFilter {
   orgId?: string | null | undefined
+  repoId?: string | null | undefined
   status?: ScanStatus | null | undefined
   limit: number
   offset: number
@@ -100,7 +111,7 @@ export async function listScans(em: EntityManager, filter: ScanListFilter): Prom
     throw new ValidationError([{ loc: ['limit'], msg: 'Input should be between 1 and 500', type: 'less_than_equal' }])
   }
   if (!Number.isInteger(filter.offset) || filter.offset < 0) throw new ValidationError([{ loc: ['offset'], msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal' }])
-  return em.find(Scan, { repository: { isActive: true }, ...(filter.status && { status: filter.status }) }, { orderBy: { createdAt: 'desc', id: 'asc' }, limit: filter.limit, offset: filter.offset })
+  return em.find(Scan, { repository: { isActive: true, ...(filter.repoId && { id: filter.repoId }) }, ...(filter.status && { status: filter.status }) }, { orderBy: { createdAt: 'desc', id: 'asc' }, limit: filter.limit, offset: filter.offset })
 }
 
 export async function getScan(em: EntityManager, id: string): Promise<Scan> {
