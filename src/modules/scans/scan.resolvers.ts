@@ -13,7 +13,7 @@ export const scanResolvers: Resolvers = {
   TaskStatus: { PENDING: 'pending', RUNNING: 'running', COMPLETED: 'completed', FAILED: 'failed', CANCELLED: 'cancelled' },
   ScanEventKind: { STATUS: 'scan', LOG: 'log' },
   Query: {
-    scans: (_parent, { orgId, status, limit, offset }, { em }) => listScans(em, { orgId, status, limit, offset }),
+    scans: (_parent, { orgId, repoId, status, limit, offset }, { em }) => listScans(em, { orgId, repoId: repoId ? parseId(repoId, 'repository') : null, status, limit, offset }),
     scan: (_parent, { id }, { em }) => getScan(em, parseId(id, 'scan')),
     scanStatus: async (_parent, { id }, { em }) => statusReport(await getScan(em, parseId(id, 'scan'))),
     scanTaskStatus: (_parent, { id }, { em }) => taskStatus(em, parseId(id, 'scan')),
@@ -40,6 +40,8 @@ export const scanResolvers: Resolvers = {
     branchName: async (scan, _args, { loaders }) => (await loaded(loaders.repository.load(scan.repository.id), 'Repository')).branchName,
     repository: (scan, _args, { loaders }) => loaded(loaders.repository.load(scan.repository.id), 'Repository'),
     comparison: (scan, _args, { em }) => compareScan(em, scan),
+    // a running scan's counts would call every issue of its base fixed
+    issueCounts: (scan, _args, { loaders }) => (scan.status === 'completed' ? loaders.issueCountsOfScan.load(scan.id) : null),
   },
   ScanComparison: {
     base: async (comparison, _args, { loaders }) => (comparison.baseScanId ? loaded(loaders.scan.load(comparison.baseScanId), 'Scan') : null),

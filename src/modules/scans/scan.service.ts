@@ -89,6 +89,8 @@ export async function createScan(em: EntityManager, repoId: string, input: Creat
 
 export interface ScanListFilter {
   orgId?: string | null | undefined
+  /** one repository's scans; another organization's repository has none */
+  repoId?: string | null | undefined
   status?: ScanStatus | null | undefined
   limit: number
   offset: number
@@ -100,7 +102,7 @@ export async function listScans(em: EntityManager, filter: ScanListFilter): Prom
     throw new ValidationError([{ loc: ['limit'], msg: 'Input should be between 1 and 500', type: 'less_than_equal' }])
   }
   if (!Number.isInteger(filter.offset) || filter.offset < 0) throw new ValidationError([{ loc: ['offset'], msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal' }])
-  return em.find(Scan, { repository: { isActive: true }, ...(filter.status && { status: filter.status }) }, { orderBy: { createdAt: 'desc', id: 'asc' }, limit: filter.limit, offset: filter.offset })
+  return em.find(Scan, { repository: { isActive: true, ...(filter.repoId && { id: filter.repoId }) }, ...(filter.status && { status: filter.status }) }, { orderBy: { createdAt: 'desc', id: 'asc' }, limit: filter.limit, offset: filter.offset })
 }
 
 export async function getScan(em: EntityManager, id: string): Promise<Scan> {
