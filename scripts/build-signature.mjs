@@ -15,9 +15,10 @@ export const DIST_DIR = join(PROJECT_ROOT, 'dist')
 /** Written last by the build: the signature of the inputs dist/ was compiled from. */
 export const STAMP_FILE = join(DIST_DIR, 'build-stamp.json')
 
-/** What the build reads: the compiled trees, the resources copied next to them, and how it compiles. */
-const INPUT_FOLDERS = ['src', 'worker', 'migrations', 'schema']
-const INPUT_FILES = ['tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs', 'scripts/build-signature.mjs']
+/** What the build reads: the compiled trees, the resources copied next to them, the dashboard, and how it compiles. */
+const INPUT_FOLDERS = ['src', 'worker', 'migrations', 'schema', 'web']
+// the lockfile: the dashboard's bundle holds its dependencies' code
+const INPUT_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/build-web.mjs', 'scripts/build-signature.mjs']
 
 function listFiles(folder, into) {
   let entries

@@ -2,8 +2,8 @@
  * `npm run build` (also run by npm at install, and before `npm start`): compiles the TypeScript
  * sources to dist/ (tsc -p tsconfig.build.json, incremental; `.ts` import specifiers become
  * `.js`), copies the files read at run time next to the code that reads them (built-in rules,
- * the GraphQL schema), writes the built-in rules' cache (src/engine/rules/loader.ts), and last
- * the stamp that says which sources dist/ holds (build-signature.mjs). Nothing to do when the
+ * the GraphQL schema), writes the built-in rules' cache (src/engine/rules/loader.ts), bundles
+ * the dashboard into dist/web (build-web.mjs), and last the stamp that says which sources dist/ holds (build-signature.mjs). Nothing to do when the
  * stamp matches the sources; `--force` builds anyway.
  *
  *   node scripts/build.mjs [--force] [--quiet]
@@ -14,6 +14,7 @@ import { createRequire } from 'node:module'
 import { extname, join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { DIST_DIR, PROJECT_ROOT, STAMP_FILE, builtSignature, inputSignature } from './build-signature.mjs'
+import { buildDashboard } from './build-web.mjs'
 
 const args = new Set(process.argv.slice(2))
 const quiet = args.has('--quiet')
@@ -81,5 +82,7 @@ for (const folder of [...COMPILED, ...RESOURCES.map((resource) => resource.from)
   if (existsSync(join(DIST_DIR, folder))) removeOrphans(join(DIST_DIR, folder))
 }
 await writeRulesCache()
+const dashboard = await buildDashboard(PROJECT_ROOT, join(DIST_DIR, 'web'))
+say(`dashboard bundled: ${dashboard.files.join(', ')} (${(dashboard.bytes / 1024).toFixed(0)} KiB)`)
 writeFileSync(STAMP_FILE, `${JSON.stringify({ signature, builtAt: new Date().toISOString() })}\n`)
 say(`dist/ built in ${((performance.now() - started) / 1000).toFixed(1)} s`)

@@ -1,6 +1,6 @@
 /**
  * The HTTP server: Express 5 with the REST adapter under /api, Apollo Server at /graphql (and its
- * IDE for browsers), graphql-ws on the same port and path, and health routes.
+ * IDE for browsers), graphql-ws on the same port and path, health routes, and the dashboard at /.
  */
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -24,6 +24,7 @@ import { buildSchema } from '../graphql/schema.ts'
 import type { Logger } from '../logger.ts'
 import { apiDocs } from './api-docs.ts'
 import { credentialsFromHeaders } from './credentials.ts'
+import { dashboard } from './dashboard.ts'
 import { GRAPHIQL_PAGE, graphiqlAssets, wantsGraphiql } from './graphiql.ts'
 import { createRestRouter, sendRestError } from './rest/adapter.ts'
 import { toRestError } from './rest/error-response.ts'
@@ -47,6 +48,8 @@ export interface ApiServerOptions {
   websocket?: WebSocketSettings
   /** whether clients may introspect the schema (default true, in every NODE_ENV) */
   introspection?: boolean
+  /** the bundled dashboard served at / (default dist/web) */
+  dashboardDir?: string
 }
 
 const DEFAULT_QUERY_LIMITS: QueryLimits = { maxDepth: 10, maxCost: 20_000, maxRootFields: 20 }
@@ -138,6 +141,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
 
   app.use('/api', express.json({ limit: options.jsonLimit ?? '1mb' }))
   app.use(createRestRouter({ schema, routes: REST_ROUTES, uploadMaxBytes: runtime.limits.uploadMaxBytes, authenticate, createContext: (caller) => createContext(runtime, caller), logger }))
+  app.use(dashboard(options.dashboardDir))
   app.use((_req, res) => {
     res.status(404).json({ detail: 'Not Found' })
   })

@@ -54,6 +54,8 @@ export interface TestAppOptions {
   scanLimits?: ScanLimits
   /** run the stale-scan check with this heartbeat timeout */
   heartbeatTimeoutSeconds?: number
+  /** the bundled dashboard served at / (the server's default: dist/web) */
+  dashboardDir?: string
 }
 
 export function useTestApp(options: TestAppOptions = {}): TestApp {
@@ -71,7 +73,7 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
     await events.start()
     if (options.worker) worker = await startWorker({ connectionString: db.url, orm: db.orm, concurrency: 2, logger, maxFileBytes: 1024 * 1024, ...(options.scanLimits && { scanLimits: options.scanLimits }) })
     if (options.heartbeatTimeoutSeconds) reaper = startStaleScanReaper({ orm: db.orm, timeoutSeconds: options.heartbeatTimeoutSeconds, logger, intervalMs: 500 })
-    server = await startApiServer({ runtime: { orm: db.orm, limits: { ...DEFAULT_UPLOAD_LIMITS, ...options.limits }, ...(options.ruleLimits && { ruleLimits: options.ruleLimits }), events }, authenticate, logger, host: '127.0.0.1', port: 0, ...(options.queryLimits && { queryLimits: options.queryLimits }), websocket: { ...DEFAULT_WEBSOCKET_SETTINGS, ...options.websocket }, ...(options.introspection !== undefined && { introspection: options.introspection }) })
+    server = await startApiServer({ runtime: { orm: db.orm, limits: { ...DEFAULT_UPLOAD_LIMITS, ...options.limits }, ...(options.ruleLimits && { ruleLimits: options.ruleLimits }), events }, authenticate, logger, host: '127.0.0.1', port: 0, ...(options.queryLimits && { queryLimits: options.queryLimits }), websocket: { ...DEFAULT_WEBSOCKET_SETTINGS, ...options.websocket }, ...(options.introspection !== undefined && { introspection: options.introspection }), ...(options.dashboardDir && { dashboardDir: options.dashboardDir }) })
     app.url = server.url
   })
   afterAll(async () => {
