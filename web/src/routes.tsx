@@ -3,7 +3,11 @@
  * A new view is one row here (and one in NAVIGATION when it is a top-level section).
  */
 import type { ReactNode } from 'react'
+import { IssuesView } from './views/IssuesView.tsx'
+import { IssueView } from './views/IssueView.tsx'
 import { RepositoriesView } from './views/RepositoriesView.tsx'
+import { RepositorySummaryView } from './views/RepositorySummaryView.tsx'
+import { RulesetEditorView, RulesetsView } from './views/RulesetsView.tsx'
 
 export interface Route {
   /** /segment/:param/... */
@@ -14,6 +18,12 @@ export interface Route {
 export const ROUTES: Route[] = [
   { path: '/', render: () => <RepositoriesView /> },
   { path: '/repositories', render: () => <RepositoriesView /> },
+  { path: '/repositories/:id/summary', render: ({ id }) => <RepositorySummaryView id={id as string} /> },
+  { path: '/issues', render: () => <IssuesView /> },
+  { path: '/issues/:id', render: ({ id }) => <IssueView id={id as string} /> },
+  { path: '/rulesets', render: () => <RulesetsView /> },
+  { path: '/rulesets/new', render: () => <RulesetEditorView /> },
+  { path: '/rulesets/:id', render: ({ id }) => <RulesetEditorView id={id as string} /> },
 ]
 
 export interface NavigationEntry {
@@ -25,4 +35,6 @@ export interface NavigationEntry {
 
 export const NAVIGATION: NavigationEntry[] = [
   { label: 'Repositories', to: '/repositories', section: '/repositories' },
+  { label: 'Issues', to: '/issues', section: '/issues' },
+  { label: 'Rulesets', to: '/rulesets', section: '/rulesets' },
 ]
