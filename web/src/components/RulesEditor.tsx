@@ -3,6 +3,11 @@
  * lines as lint diagnostics (underlined, with a gutter marker and the message on hover), and
  * lists them below with a button that moves the cursor to each line. Tab indents; Escape then
  * Tab leaves the editor, so the keyboard is never trapped.
+ *
+ * The editor lives in a shadow root: CodeMirror then gives its styles to a constructed style
+ * sheet, which the page's Content-Security-Policy (style-src 'self') allows, where in the
+ * document itself it would insert a <style> element the policy refuses. Page styles do not
+ * reach inside, so the editor's look is its theme below.
  */
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands'
 import { yaml } from '@codemirror/lang-yaml'
@@ -10,6 +15,13 @@ import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint'
 import { EditorState } from '@codemirror/state'
 import { EditorView, highlightActiveLine, keymap, lineNumbers } from '@codemirror/view'
 import { useEffect, useRef } from 'react'
+
+const theme = EditorView.theme({
+  '&': { minHeight: '16rem', maxHeight: '36rem', backgroundColor: '#ffffff', color: '#1b1f24', fontSize: '0.875rem' },
+  '.cm-scroller': { fontFamily: "ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace", overflow: 'auto' },
+  '&.cm-focused': { outline: '3px solid #fb8c00', outlineOffset: '2px' },
+  '.cm-gutters': { backgroundColor: '#f6f8fa', color: '#57606a', borderRight: '1px solid #d0d7de' },
+})
 
 export interface RuleProblem {
   /** 1-based */
@@ -25,8 +37,12 @@ export function RulesEditor({ value, onChange, problems, label }: { value: strin
 
   useEffect(() => {
     if (!host.current) return
+    const shadow = host.current.shadowRoot ?? host.current.attachShadow({ mode: 'open' })
+    const mount = document.createElement('div')
+    shadow.appendChild(mount)
     const editor = new EditorView({
-      parent: host.current,
+      parent: mount,
+      root: shadow,
       state: EditorState.create({
         doc: value,
         extensions: [
@@ -36,6 +52,7 @@ export function RulesEditor({ value, onChange, problems, label }: { value: strin
           keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
           yaml(),
           lintGutter(),
+          theme,
           EditorView.contentAttributes.of({ 'aria-label': label, 'aria-multiline': 'true' }),
           EditorView.updateListener.of((update) => {
             if (update.docChanged) changed.current(update.state.doc.toString())
@@ -44,7 +61,10 @@ export function RulesEditor({ value, onChange, problems, label }: { value: strin
       }),
     })
     view.current = editor
-    return () => editor.destroy()
+    return () => {
+      editor.destroy()
+      mount.remove()
+    }
     // the editor owns its text after mount; `value` seeds it
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [])
@@ -75,16 +95,18 @@ export function RulesEditor({ value, onChange, problems, label }: { value: strin
       <div ref={host} className="rules-editor-host" />
       <p className="hint">Tab indents; press Escape, then Tab, to leave the editor.</p>
       {problems.length > 0 && (
-        <ul className="rule-problems" aria-label="Rule problems" role="alert">
-          {problems.map((problem, index) => (
-            <li key={index}>
-              <button type="button" className="link-button" onClick={() => goTo(problem.line)}>
-                Line {problem.line}
-              </button>{' '}
-              {problem.message}
-            </li>
-          ))}
-        </ul>
+        <div role="alert">
+          <ul className="rule-problems" aria-label="Rule problems">
+            {problems.map((problem, index) => (
+              <li key={index}>
+                <button type="button" className="link-button" onClick={() => goTo(problem.line)}>
+                  Line {problem.line}
+                </button>{' '}
+                {problem.message}
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
     </div>
   )

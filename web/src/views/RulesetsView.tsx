@@ -86,6 +86,7 @@ function RulesetForm({ ruleset, repositories }: { ruleset: RulesetFieldsFragment
   const [saved, setSaved] = useState(false)
   const error = creating.error ?? updating.error
   const problems = useMemo(() => ruleProblemsOf(error), [error])
+  const allOnLines = problems.length > 0 && problems.length === (error?.details ?? []).flatMap((detail) => detail.issues ?? []).length
 
   const save = async (event: FormEvent) => {
     event.preventDefault()
@@ -143,7 +144,10 @@ function RulesetForm({ ruleset, repositories }: { ruleset: RulesetFieldsFragment
             </label>
           ))}
         </fieldset>
-        <ErrorBanner error={error} onDismiss={() => (creating.error ? creating.clearError() : updating.clearError())} />
+        <ErrorBanner
+          error={allOnLines ? `The rules have ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}, marked on ${problems.length === 1 ? 'its line' : 'their lines'} above.` : error}
+          onDismiss={() => (creating.error ? creating.clearError() : updating.clearError())}
+        />
         <div className="form-row">
           <button type="submit" className="primary" disabled={creating.running || updating.running}>
             {creating.running || updating.running ? 'Saving…' : ruleset ? 'Save ruleset' : 'Create ruleset'}
