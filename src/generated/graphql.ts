@@ -311,7 +311,7 @@ export type Query = {
   issuesSummary: IssuesSummary;
   /** The active repositories of the caller's organization, newest first. */
   repositories: Array<Repository>;
-  /** One active repository; NOT_FOUND for another organization's or a deleted one. */
+  /** One active repository of the caller's organization; NOT_FOUND for another organization's or a deleted one. */
   repository: Repository;
   /** Issues of one repository. */
   repositoryIssues: IssuePage;
@@ -329,6 +329,8 @@ export type Query = {
   scanSarif: Scalars['JSON']['output'];
   scanStatus: ScanStatusReport;
   scanTaskStatus: ScanTaskStatus;
+  /** The scan types and the analyzers each may run. */
+  scanTypes: Array<ScanTypeOption>;
   /** Scans of the caller's organization, newest first. orgId, when given, must be the caller's; repoId keeps one repository's. */
   scans: Array<Scan>;
 };
@@ -657,6 +659,14 @@ export type ScanType =
   | 'quick'
   | 'secrets';
 
+/** A scan type and the analyzers it may run (createScan's activeModels picks among them). */
+export type ScanTypeOption = {
+  __typename?: 'ScanTypeOption';
+  /** the analyzers installed for this type, all run when activeModels is not given */
+  analyzers: Array<Scalars['String']['output']>;
+  scanType: ScanType;
+};
+
 export type Severity =
   | 'critical'
   | 'high'
@@ -676,12 +686,17 @@ export type SortDirection =
 
 export type Subscription = {
   __typename?: 'Subscription';
-  /** Every scan event of the caller's organization, for dashboards. */
+  /** Every scan event of the caller's organization, for dashboards; kinds, when given, keeps those kinds only. */
   scanEvents: ScanEvent;
   /** The scan's log entries: past entries first, then live ones; completes after the scan ends. */
   scanLogs: ScanLog;
   /** The scan's status and progress on every change; completes after the scan ends. */
   scanStatus: ScanStatusReport;
+};
+
+
+export type SubscriptionScanEventsArgs = {
+  kinds: InputMaybe<Array<ScanEventKind>>;
 };
 
 
@@ -863,6 +878,7 @@ export type ResolversTypes = {
   ScanStopResult: ResolverTypeWrapper<Omit<ScanStopResult, 'status'> & { status: ResolversTypes['ScanStatus'] }>;
   ScanTaskStatus: ResolverTypeWrapper<ScanTaskStatus>;
   ScanType: ResolverTypeWrapper<ScanTypeModel>;
+  ScanTypeOption: ResolverTypeWrapper<Omit<ScanTypeOption, 'scanType'> & { scanType: ResolversTypes['ScanType'] }>;
   Severity: ResolverTypeWrapper<SeverityLevelModel>;
   SeverityCount: ResolverTypeWrapper<Omit<SeverityCount, 'severity'> & { severity: ResolversTypes['Severity'] }>;
   SortDirection: null;
@@ -915,6 +931,7 @@ export type ResolversParentTypes = {
   ScanStatusReport: ScanStatusReport;
   ScanStopResult: ScanStopResult;
   ScanTaskStatus: ScanTaskStatus;
+  ScanTypeOption: ScanTypeOption;
   SeverityCount: SeverityCount;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
@@ -1073,6 +1090,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   scanSarif?: Resolver<ResolversTypes['JSON'], ParentType, ContextType, RequireFields<QueryScanSarifArgs, 'id'>>;
   scanStatus?: Resolver<ResolversTypes['ScanStatusReport'], ParentType, ContextType, RequireFields<QueryScanStatusArgs, 'id'>>;
   scanTaskStatus?: Resolver<ResolversTypes['ScanTaskStatus'], ParentType, ContextType, RequireFields<QueryScanTaskStatusArgs, 'id'>>;
+  scanTypes?: Resolver<Array<ResolversTypes['ScanTypeOption']>, ParentType, ContextType>;
   scans?: Resolver<Array<ResolversTypes['Scan']>, ParentType, ContextType, RequireFields<QueryScansArgs, 'limit' | 'offset'>>;
 };
 
@@ -1245,6 +1263,11 @@ export type ScanTaskStatusResolvers<ContextType = GraphQLContext, ParentType ext
 
 export type ScanTypeResolvers = { FULL: 'full', QUICK: 'quick', SECRETS: 'secrets' };
 
+export type ScanTypeOptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ScanTypeOption'] = ResolversParentTypes['ScanTypeOption']> = {
+  analyzers?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  scanType?: Resolver<ResolversTypes['ScanType'], ParentType, ContextType>;
+};
+
 export type SeverityResolvers = { CRITICAL: 'critical', HIGH: 'high', INFO: 'info', LOW: 'low', MEDIUM: 'medium' };
 
 export type SeverityCountResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SeverityCount'] = ResolversParentTypes['SeverityCount']> = {
@@ -1255,7 +1278,7 @@ export type SeverityCountResolvers<ContextType = GraphQLContext, ParentType exte
 export type SortDirectionResolvers = { ASC: 'asc', DESC: 'desc' };
 
 export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
-  scanEvents?: SubscriptionResolver<ResolversTypes['ScanEvent'], "scanEvents", ParentType, ContextType>;
+  scanEvents?: SubscriptionResolver<ResolversTypes['ScanEvent'], "scanEvents", ParentType, ContextType, Partial<SubscriptionScanEventsArgs>>;
   scanLogs?: SubscriptionResolver<ResolversTypes['ScanLog'], "scanLogs", ParentType, ContextType, RequireFields<SubscriptionScanLogsArgs, 'scanId'>>;
   scanStatus?: SubscriptionResolver<ResolversTypes['ScanStatusReport'], "scanStatus", ParentType, ContextType, RequireFields<SubscriptionScanStatusArgs, 'scanId'>>;
 };
@@ -1316,6 +1339,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ScanStopResult?: ScanStopResultResolvers<ContextType>;
   ScanTaskStatus?: ScanTaskStatusResolvers<ContextType>;
   ScanType?: ScanTypeResolvers;
+  ScanTypeOption?: ScanTypeOptionResolvers<ContextType>;
   Severity?: SeverityResolvers;
   SeverityCount?: SeverityCountResolvers<ContextType>;
   SortDirection?: SortDirectionResolvers;

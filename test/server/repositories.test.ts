@@ -230,6 +230,23 @@ describe('the same reads over GraphQL', () => {
     expect(forbidden.body.errors[0].extensions).toEqual({ code: 'FORBIDDEN', status: 403 })
   })
 
+  it("reads one repository by id: NOT_FOUND for an unknown, deleted or another organization's one", async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm, { scopes: ['read:repo'] })
+    const repository = await makeRepository(app.db.orm, { orgId: caller.orgId })
+    const deleted = await makeRepository(app.db.orm, { orgId: caller.orgId, isActive: false })
+    const other = await makeRepository(app.db.orm, { orgId: makeOrgId() })
+    const query = 'query($id: ID!) { repository(id: $id) { id repoName branchName languages } }'
+
+    const found = await app.graphql(query, { id: repository.id }, caller.headers)
+    expect(found.body).toEqual({ data: { repository: { id: repository.id, repoName: repository.repoName, branchName: repository.branchName, languages: { Python: 120, JavaScript: 40 } } } })
+    for (const id of [UNKNOWN_ID, deleted.id, other.id]) {
+      const missing = await app.graphql(query, { id }, caller.headers)
+      expect(missing.body.errors[0].extensions, id).toEqual({ code: 'NOT_FOUND', status: 404 })
+      expect(missing.text).not.toContain(other.repoName)
+    }
+    expect((await app.graphql(query, { id: 'nope' }, caller.headers)).body.errors[0].extensions).toEqual({ code: 'BAD_REQUEST', status: 400 })
+  })
+
   it('is 401 UNAUTHENTICATED without credentials', async () => {
     const response = await app.graphql('{ repositories { id } }', {}, {})
     expect(response.status).toBe(401)

@@ -98,6 +98,21 @@ describe('Subscription.scanEvents', () => {
     expect(feed.some((event) => event.scanEvents.kind === 'LOG')).toBe(true)
     expect(JSON.stringify(feed)).not.toContain(theirs.body.id)
   })
+
+  it('keeps only the kinds asked for', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const client = app.websocket({ apiKey: caller.headers['X-API-Key'] })
+    const statuses = collect(client, 'subscription { scanEvents(kinds: [STATUS]) { kind scan { id status } } }')
+    const repository = await uploadProject(app, caller, vulnerableProject())
+    const created = await app.request(`/api/scans/${repository.id}`, { method: 'POST', headers: caller.headers, json: { scan_type: 'secrets' } })
+    await waitForScan(app, caller, created.body.id, isTerminal)
+    // the completion is the last status event: once it arrived, every log event was published before it
+    await expect.poll(() => statuses.values.some((value) => value.scanEvents.scan.status === 'COMPLETED'), { timeout: 20_000 }).toBe(true)
+    statuses.unsubscribe()
+
+    expect(statuses.values.length).toBeGreaterThan(0)
+    expect(statuses.values.every((value) => value.scanEvents.kind === 'STATUS')).toBe(true)
+  })
 })
 
 describe('subscribing', () => {

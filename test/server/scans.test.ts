@@ -148,6 +148,35 @@ describe('scan reads', () => {
     expect((await app.request(`/api/scans/${first.body.id}/stop`, { method: 'POST', headers: stranger.headers })).status).toBe(403)
   })
 
+  it("of one repository over GraphQL (repoId), nothing of another organization's repository", async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const repository = await uploadProject(app, caller, vulnerableProject())
+    const sibling = await uploadProject(app, caller, vulnerableProject())
+    const mine = await app.request(`/api/scans/${repository.id}`, { method: 'POST', headers: caller.headers, json: { scan_type: 'secrets' } })
+    const theirs = await app.request(`/api/scans/${sibling.id}`, { method: 'POST', headers: caller.headers, json: { scan_type: 'secrets' } })
+    await waitForScan(app, caller, mine.body.id, isTerminal)
+    await waitForScan(app, caller, theirs.body.id, isTerminal)
+    const query = 'query($repoId: ID) { scans(repoId: $repoId) { id repoId } }'
+
+    expect((await app.graphql(query, { repoId: repository.id }, caller.headers)).body.data.scans).toEqual([{ id: mine.body.id, repoId: repository.id }])
+    expect((await app.graphql(query, {}, caller.headers)).body.data.scans).toHaveLength(2)
+    const stranger = await makeApiKeyPrincipal(app.db.orm)
+    expect((await app.graphql(query, { repoId: repository.id }, stranger.headers)).body.data.scans).toEqual([])
+    expect((await app.graphql(query, { repoId: 'nope' }, caller.headers)).body.errors[0].extensions).toEqual({ code: 'BAD_REQUEST', status: 400 })
+  })
+
+  it('offer each scan type with the analyzers createScan accepts for it', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const response = await app.graphql('{ scanTypes { scanType analyzers } }', {}, caller.headers)
+    expect(response.body.data.scanTypes).toEqual([
+      { scanType: 'FULL', analyzers: ['sast', 'secrets', 'dataflow'] },
+      { scanType: 'QUICK', analyzers: ['sast', 'secrets'] },
+      { scanType: 'SECRETS', analyzers: ['secrets'] },
+    ])
+    const reader = await makeApiKeyPrincipal(app.db.orm, { scopes: ['read:repo'] })
+    expect((await app.graphql('{ scanTypes { scanType } }', {}, reader.headers)).body.errors[0].extensions).toEqual({ code: 'FORBIDDEN', status: 403 })
+  })
+
   it('need write:scan', async () => {
     const reader = await makeApiKeyPrincipal(app.db.orm, { scopes: ['read:repo', 'write:repo'] })
     expect((await app.request('/api/scans', { headers: reader.headers })).status).toBe(403)

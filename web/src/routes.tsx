@@ -7,7 +7,10 @@ import { IssuesView } from './views/IssuesView.tsx'
 import { IssueView } from './views/IssueView.tsx'
 import { RepositoriesView } from './views/RepositoriesView.tsx'
 import { RepositorySummaryView } from './views/RepositorySummaryView.tsx'
+import { RepositoryView } from './views/RepositoryView.tsx'
 import { RulesetEditorView, RulesetsView } from './views/RulesetsView.tsx'
+import { ScansView } from './views/ScansView.tsx'
+import { ScanView } from './views/ScanView.tsx'
 
 export interface Route {
   /** /segment/:param/... */
@@ -18,6 +21,9 @@ export interface Route {
 export const ROUTES: Route[] = [
   { path: '/', render: () => <RepositoriesView /> },
   { path: '/repositories', render: () => <RepositoriesView /> },
+  { path: '/repositories/:id', render: ({ id }) => <RepositoryView id={id as string} /> },
+  { path: '/scans', render: () => <ScansView /> },
+  { path: '/scans/:id', render: ({ id }) => <ScanView id={id as string} /> },
   { path: '/repositories/:id/summary', render: ({ id }) => <RepositorySummaryView id={id as string} /> },
   { path: '/issues', render: () => <IssuesView /> },
   { path: '/issues/:id', render: ({ id }) => <IssueView id={id as string} /> },
@@ -35,6 +41,7 @@ export interface NavigationEntry {
 
 export const NAVIGATION: NavigationEntry[] = [
   { label: 'Repositories', to: '/repositories', section: '/repositories' },
+  { label: 'Scans', to: '/scans', section: '/scans' },
   { label: 'Issues', to: '/issues', section: '/issues' },
   { label: 'Rulesets', to: '/rulesets', section: '/rulesets' },
 ]

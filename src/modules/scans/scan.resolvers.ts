@@ -1,9 +1,9 @@
 /** Scan resolvers: queries, mutations and live subscriptions. Enums map GraphQL's capitals to the stored values. */
 import type { Resolvers } from '../../generated/graphql.ts'
-import { authorOf, loaded, parseId } from '../../graphql/arguments.ts'
+import { authorOf, loaded, optional, parseId } from '../../graphql/arguments.ts'
 import type { ScanLog } from './scan.entity.ts'
 import { scanSarif } from './scan.sarif.ts'
-import { compareScan, createScan, getScan, listScans, scanLogs, scanResults, statusReport, stopScan, taskStatus, type ScanStatusReport } from './scan.service.ts'
+import { compareScan, createScan, getScan, listScans, scanLogs, scanResults, scanTypeOptions, statusReport, stopScan, taskStatus, type ScanStatusReport } from './scan.service.ts'
 import { subscribeScanEvents, subscribeScanLogs, subscribeScanStatus, type ScanEventPayload } from './scan.subscriptions.ts'
 
 export const scanResolvers: Resolvers = {
@@ -13,7 +13,8 @@ export const scanResolvers: Resolvers = {
   TaskStatus: { PENDING: 'pending', RUNNING: 'running', COMPLETED: 'completed', FAILED: 'failed', CANCELLED: 'cancelled' },
   ScanEventKind: { STATUS: 'scan', LOG: 'log' },
   Query: {
-    scans: (_parent, { orgId, repoId, status, limit, offset }, { em }) => listScans(em, { orgId, repoId: repoId ? parseId(repoId, 'repository') : null, status, limit, offset }),
+    scans: (_parent, { orgId, repoId, status, limit, offset }, { em }) => listScans(em, { orgId, repoId: repoId == null ? undefined : parseId(repoId, 'repository'), status, limit, offset }),
+    scanTypes: () => scanTypeOptions(),
     scan: (_parent, { id }, { em }) => getScan(em, parseId(id, 'scan')),
     scanStatus: async (_parent, { id }, { em }) => statusReport(await getScan(em, parseId(id, 'scan'))),
     scanTaskStatus: (_parent, { id }, { em }) => taskStatus(em, parseId(id, 'scan')),
@@ -32,7 +33,7 @@ export const scanResolvers: Resolvers = {
     // each event of the stream is the field's value as it is
     scanLogs: { subscribe: (_parent, { scanId }, context) => subscribeScanLogs(context, scanId), resolve: (log: ScanLog) => log },
     scanStatus: { subscribe: (_parent, { scanId }, context) => subscribeScanStatus(context, scanId), resolve: (report: ScanStatusReport) => report },
-    scanEvents: { subscribe: (_parent, _args, context) => subscribeScanEvents(context), resolve: (event: ScanEventPayload) => event },
+    scanEvents: { subscribe: (_parent, { kinds }, context) => subscribeScanEvents(context, optional(kinds)), resolve: (event: ScanEventPayload) => event },
   },
   Scan: {
     repoId: (scan) => scan.repository.id,

@@ -29,6 +29,16 @@ const TYPE_ANALYZERS: Record<ScanType, readonly string[]> = {
   secrets: ['secrets'],
 }
 
+export interface ScanTypeOption {
+  scanType: ScanType
+  analyzers: AnalyzerName[]
+}
+
+/** Each scan type with the analyzers it may run here (what createScan accepts in activeModels). */
+export function scanTypeOptions(): ScanTypeOption[] {
+  return (Object.keys(TYPE_ANALYZERS) as ScanType[]).map((scanType) => ({ scanType, analyzers: analyzersFor(scanType, null) }))
+}
+
 export interface RunScanPayload {
   scanId: string
   orgId: string

@@ -94,10 +94,10 @@ export interface ScanEventPayload {
   scan: Scan
 }
 
-/** Every scan event of the caller's organization, until the subscriber leaves. */
-export function subscribeScanEvents(context: GraphQLContext): AsyncGenerator<ScanEventPayload> {
+/** Every scan event of the caller's organization (of the kinds asked for, when given), until the subscriber leaves. */
+export function subscribeScanEvents(context: GraphQLContext, kinds?: readonly ScanEvent['kind'][]): AsyncGenerator<ScanEventPayload> {
   const orgId = context.caller.orgId
-  const queue = new ScanEventQueue(listenerOf(context), (event) => event.orgId === orgId)
+  const queue = new ScanEventQueue(listenerOf(context), (event) => event.orgId === orgId && (!kinds || kinds.includes(event.kind)))
   return endsWithQueue(queue, streamScanEvents(context, queue))
 }
 

@@ -31,9 +31,7 @@ export function LiveScansProvider({ children }: { children: ReactNode }) {
     setActive(new Map([...initial.data.queued, ...initial.data.running].map((scan) => [scan.id, scan])))
   }, [initial.data])
 
-  const live = useSubscription(ScanEventsSubscription, {}, ({ scanEvents }) => {
-    if (scanEvents.kind !== 'STATUS') return
-    const { scan } = scanEvents
+  const live = useSubscription(ScanEventsSubscription, {}, ({ scanEvents: { scan } }) => {
     setActive((previous) => {
       const next = new Map(previous)
       if (isActiveStatus(scan.status)) next.set(scan.id, scan)

@@ -29,6 +29,7 @@ type Documents = {
     "\n  mutation DeleteRepository($id: ID!) {\n    deleteRepository(id: $id)\n  }\n": typeof types.DeleteRepositoryDocument,
     "\n  mutation UploadRepository($input: UploadRepositoryInput!) {\n    uploadRepository(input: $input) {\n      ...RepositoryFields\n    }\n  }\n": typeof types.UploadRepositoryDocument,
     "\n  query Repositories {\n    repositories {\n      ...RepositoryFields\n    }\n  }\n": typeof types.RepositoriesDocument,
+    "\n  query Repository($id: ID!) {\n    repository(id: $id) {\n      ...RepositoryFields\n    }\n  }\n": typeof types.RepositoryDocument,
     "\n  fragment RulesetFields on Ruleset {\n    id\n    name\n    description\n    rulesText\n    createdBy\n    updatedAt\n    repositories {\n      id\n      repoName\n      branchName\n    }\n  }\n": typeof types.RulesetFieldsFragmentDoc,
     "\n  mutation CreateRuleset($input: CreateRulesetInput!) {\n    createRuleset(input: $input) {\n      ...RulesetFields\n    }\n  }\n": typeof types.CreateRulesetDocument,
     "\n  mutation DeleteRuleset($id: ID!) {\n    deleteRuleset(id: $id)\n  }\n": typeof types.DeleteRulesetDocument,
@@ -37,8 +38,16 @@ type Documents = {
     "\n  query Ruleset($id: ID!) {\n    ruleset(id: $id) {\n      ...RulesetFields\n    }\n    repositories {\n      id\n      repoName\n      branchName\n    }\n  }\n": typeof types.RulesetDocument,
     "\n  query Rulesets {\n    rulesets {\n      ...RulesetFields\n    }\n  }\n": typeof types.RulesetsDocument,
     "\n  fragment ScanFields on Scan {\n    id\n    repoId\n    repoName\n    branchName\n    status\n    scanType\n    activeModels\n    progress\n    filesScanned\n    filesTotal\n    issuesCount\n    error\n    createdBy\n    createdAt\n    startedAt\n    completedAt\n  }\n": typeof types.ScanFieldsFragmentDoc,
+    "\n  mutation CreateScan($repoId: ID!, $input: CreateScanInput) {\n    createScan(repoId: $repoId, input: $input) {\n      ...ScanFields\n    }\n  }\n": typeof types.CreateScanDocument,
+    "\n  mutation StopScan($id: ID!) {\n    stopScan(id: $id) {\n      message\n      status\n    }\n  }\n": typeof types.StopScanDocument,
     "\n  query ActiveScans {\n    running: scans(status: RUNNING, limit: 100) {\n      ...ScanFields\n    }\n    queued: scans(status: QUEUED, limit: 100) {\n      ...ScanFields\n    }\n  }\n": typeof types.ActiveScansDocument,
-    "\n  subscription ScanEvents {\n    scanEvents {\n      kind\n      scan {\n        ...ScanFields\n      }\n    }\n  }\n": typeof types.ScanEventsDocument,
+    "\n  query RepositoryScans($repoId: ID!) {\n    scans(repoId: $repoId, limit: 100) {\n      ...ScanFields\n    }\n    scanTypes {\n      scanType\n      analyzers\n    }\n  }\n": typeof types.RepositoryScansDocument,
+    "\n  query Scan($id: ID!) {\n    scan(id: $id) {\n      ...ScanFields\n      comparison {\n        newCount\n        unchangedCount\n        fixedCount\n        base {\n          id\n          createdAt\n        }\n      }\n    }\n  }\n": typeof types.ScanDocument,
+    "\n  query ScanResultsSummary($id: ID!) {\n    scanResults(id: $id) {\n      summary {\n        totalIssues\n        issuesBySeverity\n        falsePositiveCount\n        newCount\n        unchangedCount\n        fixedCount\n      }\n    }\n  }\n": typeof types.ScanResultsSummaryDocument,
+    "\n  query Scans($status: ScanStatus, $limit: Int!, $offset: Int!) {\n    scans(status: $status, limit: $limit, offset: $offset) {\n      ...ScanFields\n    }\n  }\n": typeof types.ScansDocument,
+    "\n  subscription ScanEvents {\n    scanEvents(kinds: [STATUS]) {\n      kind\n      scan {\n        ...ScanFields\n      }\n    }\n  }\n": typeof types.ScanEventsDocument,
+    "\n  subscription ScanLogs($scanId: ID!) {\n    scanLogs(scanId: $scanId) {\n      id\n      timestamp\n      level\n      message\n    }\n  }\n": typeof types.ScanLogsDocument,
+    "\n  subscription ScanStatus($scanId: ID!) {\n    scanStatus(scanId: $scanId) {\n      status\n      progress\n      filesScanned\n      filesTotal\n      issuesCount\n      startedAt\n      completedAt\n      error\n    }\n  }\n": typeof types.ScanStatusDocument,
     "\n  query SignInCheck {\n    __typename\n  }\n": typeof types.SignInCheckDocument,
 };
 const documents: Documents = {
@@ -55,6 +64,7 @@ const documents: Documents = {
     "\n  mutation DeleteRepository($id: ID!) {\n    deleteRepository(id: $id)\n  }\n": types.DeleteRepositoryDocument,
     "\n  mutation UploadRepository($input: UploadRepositoryInput!) {\n    uploadRepository(input: $input) {\n      ...RepositoryFields\n    }\n  }\n": types.UploadRepositoryDocument,
     "\n  query Repositories {\n    repositories {\n      ...RepositoryFields\n    }\n  }\n": types.RepositoriesDocument,
+    "\n  query Repository($id: ID!) {\n    repository(id: $id) {\n      ...RepositoryFields\n    }\n  }\n": types.RepositoryDocument,
     "\n  fragment RulesetFields on Ruleset {\n    id\n    name\n    description\n    rulesText\n    createdBy\n    updatedAt\n    repositories {\n      id\n      repoName\n      branchName\n    }\n  }\n": types.RulesetFieldsFragmentDoc,
     "\n  mutation CreateRuleset($input: CreateRulesetInput!) {\n    createRuleset(input: $input) {\n      ...RulesetFields\n    }\n  }\n": types.CreateRulesetDocument,
     "\n  mutation DeleteRuleset($id: ID!) {\n    deleteRuleset(id: $id)\n  }\n": types.DeleteRulesetDocument,
@@ -63,8 +73,16 @@ const documents: Documents = {
     "\n  query Ruleset($id: ID!) {\n    ruleset(id: $id) {\n      ...RulesetFields\n    }\n    repositories {\n      id\n      repoName\n      branchName\n    }\n  }\n": types.RulesetDocument,
     "\n  query Rulesets {\n    rulesets {\n      ...RulesetFields\n    }\n  }\n": types.RulesetsDocument,
     "\n  fragment ScanFields on Scan {\n    id\n    repoId\n    repoName\n    branchName\n    status\n    scanType\n    activeModels\n    progress\n    filesScanned\n    filesTotal\n    issuesCount\n    error\n    createdBy\n    createdAt\n    startedAt\n    completedAt\n  }\n": types.ScanFieldsFragmentDoc,
+    "\n  mutation CreateScan($repoId: ID!, $input: CreateScanInput) {\n    createScan(repoId: $repoId, input: $input) {\n      ...ScanFields\n    }\n  }\n": types.CreateScanDocument,
+    "\n  mutation StopScan($id: ID!) {\n    stopScan(id: $id) {\n      message\n      status\n    }\n  }\n": types.StopScanDocument,
     "\n  query ActiveScans {\n    running: scans(status: RUNNING, limit: 100) {\n      ...ScanFields\n    }\n    queued: scans(status: QUEUED, limit: 100) {\n      ...ScanFields\n    }\n  }\n": types.ActiveScansDocument,
-    "\n  subscription ScanEvents {\n    scanEvents {\n      kind\n      scan {\n        ...ScanFields\n      }\n    }\n  }\n": types.ScanEventsDocument,
+    "\n  query RepositoryScans($repoId: ID!) {\n    scans(repoId: $repoId, limit: 100) {\n      ...ScanFields\n    }\n    scanTypes {\n      scanType\n      analyzers\n    }\n  }\n": types.RepositoryScansDocument,
+    "\n  query Scan($id: ID!) {\n    scan(id: $id) {\n      ...ScanFields\n      comparison {\n        newCount\n        unchangedCount\n        fixedCount\n        base {\n          id\n          createdAt\n        }\n      }\n    }\n  }\n": types.ScanDocument,
+    "\n  query ScanResultsSummary($id: ID!) {\n    scanResults(id: $id) {\n      summary {\n        totalIssues\n        issuesBySeverity\n        falsePositiveCount\n        newCount\n        unchangedCount\n        fixedCount\n      }\n    }\n  }\n": types.ScanResultsSummaryDocument,
+    "\n  query Scans($status: ScanStatus, $limit: Int!, $offset: Int!) {\n    scans(status: $status, limit: $limit, offset: $offset) {\n      ...ScanFields\n    }\n  }\n": types.ScansDocument,
+    "\n  subscription ScanEvents {\n    scanEvents(kinds: [STATUS]) {\n      kind\n      scan {\n        ...ScanFields\n      }\n    }\n  }\n": types.ScanEventsDocument,
+    "\n  subscription ScanLogs($scanId: ID!) {\n    scanLogs(scanId: $scanId) {\n      id\n      timestamp\n      level\n      message\n    }\n  }\n": types.ScanLogsDocument,
+    "\n  subscription ScanStatus($scanId: ID!) {\n    scanStatus(scanId: $scanId) {\n      status\n      progress\n      filesScanned\n      filesTotal\n      issuesCount\n      startedAt\n      completedAt\n      error\n    }\n  }\n": types.ScanStatusDocument,
     "\n  query SignInCheck {\n    __typename\n  }\n": types.SignInCheckDocument,
 };
 
@@ -123,6 +141,10 @@ export function graphql(source: "\n  query Repositories {\n    repositories {\n 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query Repository($id: ID!) {\n    repository(id: $id) {\n      ...RepositoryFields\n    }\n  }\n"): typeof import('./graphql.ts').RepositoryDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  fragment RulesetFields on Ruleset {\n    id\n    name\n    description\n    rulesText\n    createdBy\n    updatedAt\n    repositories {\n      id\n      repoName\n      branchName\n    }\n  }\n"): typeof import('./graphql.ts').RulesetFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -155,11 +177,43 @@ export function graphql(source: "\n  fragment ScanFields on Scan {\n    id\n    
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  mutation CreateScan($repoId: ID!, $input: CreateScanInput) {\n    createScan(repoId: $repoId, input: $input) {\n      ...ScanFields\n    }\n  }\n"): typeof import('./graphql.ts').CreateScanDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation StopScan($id: ID!) {\n    stopScan(id: $id) {\n      message\n      status\n    }\n  }\n"): typeof import('./graphql.ts').StopScanDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query ActiveScans {\n    running: scans(status: RUNNING, limit: 100) {\n      ...ScanFields\n    }\n    queued: scans(status: QUEUED, limit: 100) {\n      ...ScanFields\n    }\n  }\n"): typeof import('./graphql.ts').ActiveScansDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  subscription ScanEvents {\n    scanEvents {\n      kind\n      scan {\n        ...ScanFields\n      }\n    }\n  }\n"): typeof import('./graphql.ts').ScanEventsDocument;
+export function graphql(source: "\n  query RepositoryScans($repoId: ID!) {\n    scans(repoId: $repoId, limit: 100) {\n      ...ScanFields\n    }\n    scanTypes {\n      scanType\n      analyzers\n    }\n  }\n"): typeof import('./graphql.ts').RepositoryScansDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Scan($id: ID!) {\n    scan(id: $id) {\n      ...ScanFields\n      comparison {\n        newCount\n        unchangedCount\n        fixedCount\n        base {\n          id\n          createdAt\n        }\n      }\n    }\n  }\n"): typeof import('./graphql.ts').ScanDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ScanResultsSummary($id: ID!) {\n    scanResults(id: $id) {\n      summary {\n        totalIssues\n        issuesBySeverity\n        falsePositiveCount\n        newCount\n        unchangedCount\n        fixedCount\n      }\n    }\n  }\n"): typeof import('./graphql.ts').ScanResultsSummaryDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Scans($status: ScanStatus, $limit: Int!, $offset: Int!) {\n    scans(status: $status, limit: $limit, offset: $offset) {\n      ...ScanFields\n    }\n  }\n"): typeof import('./graphql.ts').ScansDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ScanEvents {\n    scanEvents(kinds: [STATUS]) {\n      kind\n      scan {\n        ...ScanFields\n      }\n    }\n  }\n"): typeof import('./graphql.ts').ScanEventsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ScanLogs($scanId: ID!) {\n    scanLogs(scanId: $scanId) {\n      id\n      timestamp\n      level\n      message\n    }\n  }\n"): typeof import('./graphql.ts').ScanLogsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ScanStatus($scanId: ID!) {\n    scanStatus(scanId: $scanId) {\n      status\n      progress\n      filesScanned\n      filesTotal\n      issuesCount\n      startedAt\n      completedAt\n      error\n    }\n  }\n"): typeof import('./graphql.ts').ScanStatusDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

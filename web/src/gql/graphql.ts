@@ -32,6 +32,13 @@ export type CreateRulesetInput = {
   rulesText: string;
 };
 
+export type CreateScanInput = {
+  /** analyzers to run (sast, secrets, dataflow); default: all of the scan type's */
+  activeModels?: Array<string> | null | undefined;
+  /** default FULL */
+  scanType?: ScanType | null | undefined;
+};
+
 /** Which issues to list by triage state (REST `false_positive`: 0, 1, 2). */
 export type FalsePositiveFilter =
   /** issues not marked false positive (REST 0 or false) */
@@ -72,6 +79,12 @@ export type IssueSortField =
   /** by rank: DESC puts critical first */
   | 'SEVERITY'
   | 'TITLE';
+
+export type LogLevel =
+  | 'DEBUG'
+  | 'ERROR'
+  | 'INFO'
+  | 'WARNING';
 
 export type ReferenceKind =
   | 'CWE'
@@ -207,6 +220,13 @@ export type RepositoriesQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type RepositoriesQuery = { repositories: Array<{ id: string, repoName: string, branchName: string, sizeBytes: number, fileCount: number, languages: unknown, createdBy: string, createdAt: string, updatedAt: string, lastScanId: string | null, lastScanStatus: ScanStatus | null }> };
 
+export type RepositoryQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RepositoryQuery = { repository: { id: string, repoName: string, branchName: string, sizeBytes: number, fileCount: number, languages: unknown, createdBy: string, createdAt: string, updatedAt: string, lastScanId: string | null, lastScanStatus: ScanStatus | null } };
+
 export type RulesetFieldsFragment = { id: string, name: string, description: string, rulesText: string, createdBy: string, updatedAt: string, repositories: Array<{ id: string, repoName: string, branchName: string }> };
 
 export type CreateRulesetMutationVariables = Exact<{
@@ -250,15 +270,74 @@ export type RulesetsQuery = { rulesets: Array<{ id: string, name: string, descri
 
 export type ScanFieldsFragment = { id: string, repoId: string, repoName: string, branchName: string, status: ScanStatus, scanType: ScanType, activeModels: Array<string>, progress: number, filesScanned: number, filesTotal: number, issuesCount: number, error: string | null, createdBy: string, createdAt: string, startedAt: string | null, completedAt: string | null };
 
+export type CreateScanMutationVariables = Exact<{
+  repoId: string;
+  input?: CreateScanInput | null | undefined;
+}>;
+
+
+export type CreateScanMutation = { createScan: { id: string, repoId: string, repoName: string, branchName: string, status: ScanStatus, scanType: ScanType, activeModels: Array<string>, progress: number, filesScanned: number, filesTotal: number, issuesCount: number, error: string | null, createdBy: string, createdAt: string, startedAt: string | null, completedAt: string | null } };
+
+export type StopScanMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type StopScanMutation = { stopScan: { message: string, status: ScanStatus } };
+
 export type ActiveScansQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type ActiveScansQuery = { running: Array<{ id: string, repoId: string, repoName: string, branchName: string, status: ScanStatus, scanType: ScanType, activeModels: Array<string>, progress: number, filesScanned: number, filesTotal: number, issuesCount: number, error: string | null, createdBy: string, createdAt: string, startedAt: string | null, completedAt: string | null }>, queued: Array<{ id: string, repoId: string, repoName: string, branchName: string, status: ScanStatus, scanType: ScanType, activeModels: Array<string>, progress: number, filesScanned: number, filesTotal: number, issuesCount: number, error: string | null, createdBy: string, createdAt: string, startedAt: string | null, completedAt: string | null }> };
 
+export type RepositoryScansQueryVariables = Exact<{
+  repoId: string;
+}>;
+
+
+export type RepositoryScansQuery = { scans: Array<{ id: string, repoId: string, repoName: string, branchName: string, status: ScanStatus, scanType: ScanType, activeModels: Array<string>, progress: number, filesScanned: number, filesTotal: number, issuesCount: number, error: string | null, createdBy: string, createdAt: string, startedAt: string | null, completedAt: string | null }>, scanTypes: Array<{ scanType: ScanType, analyzers: Array<string> }> };
+
+export type ScanQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ScanQuery = { scan: { id: string, repoId: string, repoName: string, branchName: string, status: ScanStatus, scanType: ScanType, activeModels: Array<string>, progress: number, filesScanned: number, filesTotal: number, issuesCount: number, error: string | null, createdBy: string, createdAt: string, startedAt: string | null, completedAt: string | null, comparison: { newCount: number, unchangedCount: number, fixedCount: number, base: { id: string, createdAt: string } | null } | null } };
+
+export type ScanResultsSummaryQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ScanResultsSummaryQuery = { scanResults: { summary: { totalIssues: number, issuesBySeverity: unknown, falsePositiveCount: number, newCount: number, unchangedCount: number, fixedCount: number } } };
+
+export type ScansQueryVariables = Exact<{
+  status?: ScanStatus | null | undefined;
+  limit: number;
+  offset: number;
+}>;
+
+
+export type ScansQuery = { scans: Array<{ id: string, repoId: string, repoName: string, branchName: string, status: ScanStatus, scanType: ScanType, activeModels: Array<string>, progress: number, filesScanned: number, filesTotal: number, issuesCount: number, error: string | null, createdBy: string, createdAt: string, startedAt: string | null, completedAt: string | null }> };
+
 export type ScanEventsSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
 export type ScanEventsSubscription = { scanEvents: { kind: ScanEventKind, scan: { id: string, repoId: string, repoName: string, branchName: string, status: ScanStatus, scanType: ScanType, activeModels: Array<string>, progress: number, filesScanned: number, filesTotal: number, issuesCount: number, error: string | null, createdBy: string, createdAt: string, startedAt: string | null, completedAt: string | null } } };
+
+export type ScanLogsSubscriptionVariables = Exact<{
+  scanId: string;
+}>;
+
+
+export type ScanLogsSubscription = { scanLogs: { id: string, timestamp: string, level: LogLevel, message: string } };
+
+export type ScanStatusSubscriptionVariables = Exact<{
+  scanId: string;
+}>;
+
+
+export type ScanStatusSubscription = { scanStatus: { status: ScanStatus, progress: number, filesScanned: number, filesTotal: number, issuesCount: number, startedAt: string | null, completedAt: string | null, error: string | null } };
 
 export type SignInCheckQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -615,6 +694,25 @@ export const RepositoriesDocument = new TypedDocumentString(`
   lastScanId
   lastScanStatus
 }`) as unknown as TypedDocumentString<RepositoriesQuery, RepositoriesQueryVariables>;
+export const RepositoryDocument = new TypedDocumentString(`
+    query Repository($id: ID!) {
+  repository(id: $id) {
+    ...RepositoryFields
+  }
+}
+    fragment RepositoryFields on Repository {
+  id
+  repoName
+  branchName
+  sizeBytes
+  fileCount
+  languages
+  createdBy
+  createdAt
+  updatedAt
+  lastScanId
+  lastScanStatus
+}`) as unknown as TypedDocumentString<RepositoryQuery, RepositoryQueryVariables>;
 export const CreateRulesetDocument = new TypedDocumentString(`
     mutation CreateRuleset($input: CreateRulesetInput!) {
   createRuleset(input: $input) {
@@ -710,6 +808,38 @@ export const RulesetsDocument = new TypedDocumentString(`
     branchName
   }
 }`) as unknown as TypedDocumentString<RulesetsQuery, RulesetsQueryVariables>;
+export const CreateScanDocument = new TypedDocumentString(`
+    mutation CreateScan($repoId: ID!, $input: CreateScanInput) {
+  createScan(repoId: $repoId, input: $input) {
+    ...ScanFields
+  }
+}
+    fragment ScanFields on Scan {
+  id
+  repoId
+  repoName
+  branchName
+  status
+  scanType
+  activeModels
+  progress
+  filesScanned
+  filesTotal
+  issuesCount
+  error
+  createdBy
+  createdAt
+  startedAt
+  completedAt
+}`) as unknown as TypedDocumentString<CreateScanMutation, CreateScanMutationVariables>;
+export const StopScanDocument = new TypedDocumentString(`
+    mutation StopScan($id: ID!) {
+  stopScan(id: $id) {
+    message
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<StopScanMutation, StopScanMutationVariables>;
 export const ActiveScansDocument = new TypedDocumentString(`
     query ActiveScans {
   running: scans(status: RUNNING, limit: 100) {
@@ -737,9 +867,108 @@ export const ActiveScansDocument = new TypedDocumentString(`
   startedAt
   completedAt
 }`) as unknown as TypedDocumentString<ActiveScansQuery, ActiveScansQueryVariables>;
+export const RepositoryScansDocument = new TypedDocumentString(`
+    query RepositoryScans($repoId: ID!) {
+  scans(repoId: $repoId, limit: 100) {
+    ...ScanFields
+  }
+  scanTypes {
+    scanType
+    analyzers
+  }
+}
+    fragment ScanFields on Scan {
+  id
+  repoId
+  repoName
+  branchName
+  status
+  scanType
+  activeModels
+  progress
+  filesScanned
+  filesTotal
+  issuesCount
+  error
+  createdBy
+  createdAt
+  startedAt
+  completedAt
+}`) as unknown as TypedDocumentString<RepositoryScansQuery, RepositoryScansQueryVariables>;
+export const ScanDocument = new TypedDocumentString(`
+    query Scan($id: ID!) {
+  scan(id: $id) {
+    ...ScanFields
+    comparison {
+      newCount
+      unchangedCount
+      fixedCount
+      base {
+        id
+        createdAt
+      }
+    }
+  }
+}
+    fragment ScanFields on Scan {
+  id
+  repoId
+  repoName
+  branchName
+  status
+  scanType
+  activeModels
+  progress
+  filesScanned
+  filesTotal
+  issuesCount
+  error
+  createdBy
+  createdAt
+  startedAt
+  completedAt
+}`) as unknown as TypedDocumentString<ScanQuery, ScanQueryVariables>;
+export const ScanResultsSummaryDocument = new TypedDocumentString(`
+    query ScanResultsSummary($id: ID!) {
+  scanResults(id: $id) {
+    summary {
+      totalIssues
+      issuesBySeverity
+      falsePositiveCount
+      newCount
+      unchangedCount
+      fixedCount
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ScanResultsSummaryQuery, ScanResultsSummaryQueryVariables>;
+export const ScansDocument = new TypedDocumentString(`
+    query Scans($status: ScanStatus, $limit: Int!, $offset: Int!) {
+  scans(status: $status, limit: $limit, offset: $offset) {
+    ...ScanFields
+  }
+}
+    fragment ScanFields on Scan {
+  id
+  repoId
+  repoName
+  branchName
+  status
+  scanType
+  activeModels
+  progress
+  filesScanned
+  filesTotal
+  issuesCount
+  error
+  createdBy
+  createdAt
+  startedAt
+  completedAt
+}`) as unknown as TypedDocumentString<ScansQuery, ScansQueryVariables>;
 export const ScanEventsDocument = new TypedDocumentString(`
     subscription ScanEvents {
-  scanEvents {
+  scanEvents(kinds: [STATUS]) {
     kind
     scan {
       ...ScanFields
@@ -764,6 +993,30 @@ export const ScanEventsDocument = new TypedDocumentString(`
   startedAt
   completedAt
 }`) as unknown as TypedDocumentString<ScanEventsSubscription, ScanEventsSubscriptionVariables>;
+export const ScanLogsDocument = new TypedDocumentString(`
+    subscription ScanLogs($scanId: ID!) {
+  scanLogs(scanId: $scanId) {
+    id
+    timestamp
+    level
+    message
+  }
+}
+    `) as unknown as TypedDocumentString<ScanLogsSubscription, ScanLogsSubscriptionVariables>;
+export const ScanStatusDocument = new TypedDocumentString(`
+    subscription ScanStatus($scanId: ID!) {
+  scanStatus(scanId: $scanId) {
+    status
+    progress
+    filesScanned
+    filesTotal
+    issuesCount
+    startedAt
+    completedAt
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<ScanStatusSubscription, ScanStatusSubscriptionVariables>;
 export const SignInCheckDocument = new TypedDocumentString(`
     query SignInCheck {
   __typename

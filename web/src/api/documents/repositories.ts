@@ -25,6 +25,14 @@ export const RepositoriesQuery = graphql(`
   }
 `)
 
+export const RepositoryQuery = graphql(`
+  query Repository($id: ID!) {
+    repository(id: $id) {
+      ...RepositoryFields
+    }
+  }
+`)
+
 export const UploadRepositoryMutation = graphql(`
   mutation UploadRepository($input: UploadRepositoryInput!) {
     uploadRepository(input: $input) {
