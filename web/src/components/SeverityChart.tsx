@@ -5,6 +5,7 @@
  */
 import { RepositoryScanCountsQuery } from '../api/documents/insights.ts'
 import { useQuery } from '../api/hooks.ts'
+import { useScanStatusChanges } from '../api/scan-events.tsx'
 import type { RepositoryScanCountsQuery as ScanCountsData, Severity } from '../gql/graphql.ts'
 import { ErrorBanner } from './ErrorBanner.tsx'
 import { formatDateTime } from './format.ts'
@@ -20,6 +21,10 @@ const LABELS = 34
 
 export function SeverityChart({ repoId }: { repoId: string }) {
   const scans = useQuery(RepositoryScanCountsQuery, { repoId, limit: 30 })
+  // a scan of the repository completed: it joins the chart
+  useScanStatusChanges((scan) => {
+    if (scan.repoId === repoId && scan.status === 'COMPLETED') scans.reload()
+  })
   return (
     <section className="card severity-chart" aria-labelledby="chart-title">
       <h2 id="chart-title">Issues by severity over scans</h2>
