@@ -85,7 +85,7 @@ function IssueFacts({ issue }: { issue: Issue }) {
   return (
     <span className="issue-facts">
       <SeverityBadge severity={issue.severity} /> {issue.category} · <span className="mono">{issue.ruleId}</span> · in{' '}
-      <Link to={`/repositories/${issue.repoId}`}>{issue.repoName}</Link> · {issue.baselineState === 'NEW' ? 'new in its scan' : 'unchanged since the previous scan'} · first seen {formatDateTime(issue.firstSeenAt)}
+      <Link to={`/repositories/${issue.repoId}`}>{issue.repoName}</Link> (<Link to={`/scans/${issue.scanId}`}>its scan</Link>) · {issue.baselineState === 'NEW' ? 'new in its scan' : 'unchanged since the previous scan'} · first seen {formatDateTime(issue.firstSeenAt)}
       {issue.cvssScore != null && ` · CVSS ${issue.cvssScore}`}
       {issue.confidence != null && ` · confidence ${Math.round(issue.confidence * 100)}%`}
     </span>

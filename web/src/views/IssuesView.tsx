@@ -43,7 +43,20 @@ function filterOf(search: URLSearchParams): IssueFilter {
   if (search.get('falsePositive')) filter.falsePositive = search.get('falsePositive') as FalsePositiveFilter
   if (search.get('baselineState')) filter.baselineState = search.get('baselineState') as BaselineState
   if (search.get('latest') === 'true') filter.latest = true
+  // dates are whole days in the reader's time zone: after the day's end, before its start
+  const after = dayBound(search.get('createdAfter'), 'end')
+  const before = dayBound(search.get('createdBefore'), 'start')
+  if (after) filter.createdAfter = after
+  if (before) filter.createdBefore = before
   return filter
+}
+
+function dayBound(day: string | null, bound: 'start' | 'end'): string | undefined {
+  if (!day || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined
+  const date = new Date(`${day}T00:00:00`)
+  if (Number.isNaN(date.getTime())) return undefined
+  if (bound === 'end') date.setDate(date.getDate() + 1)
+  return new Date(date.getTime() - (bound === 'end' ? 1 : 0)).toISOString()
 }
 
 function sortOf(search: URLSearchParams): SortState | undefined {
@@ -196,11 +209,27 @@ function IssueFilters({ search, onChange }: { search: URLSearchParams; onChange(
           File path contains
           <input type="search" defaultValue={search.get('filePath') ?? ''} onKeyDown={(event) => event.key === 'Enter' && onChange({ filePath: event.currentTarget.value || undefined })} onBlur={(event) => onChange({ filePath: event.currentTarget.value || undefined })} />
         </label>
+        <label>
+          Found after
+          <input type="date" value={search.get('createdAfter') ?? ''} onChange={(event) => onChange({ createdAfter: event.target.value || undefined })} />
+        </label>
+        <label>
+          Found before
+          <input type="date" value={search.get('createdBefore') ?? ''} onChange={(event) => onChange({ createdBefore: event.target.value || undefined })} />
+        </label>
         <label className="checkbox">
           <input type="checkbox" checked={search.get('latest') === 'true'} onChange={(event) => onChange({ latest: event.target.checked ? 'true' : undefined })} />
           Latest scans only
         </label>
       </div>
+      {search.get('scanId') && (
+        <p className="hint">
+          Issues of one scan (<Link to={`/scans/${search.get('scanId')}`}>open the scan</Link>).{' '}
+          <button type="button" className="link-button" onClick={() => onChange({ scanId: undefined })}>
+            Show every scan
+          </button>
+        </p>
+      )}
     </form>
   )
 }
