@@ -39,6 +39,8 @@ const config = {
     BaselineState: { NEW: 'new', UNCHANGED: 'unchanged' },
     TaskStatus: { PENDING: 'pending', RUNNING: 'running', COMPLETED: 'completed', FAILED: 'failed', CANCELLED: 'cancelled' },
     ScanEventKind: { STATUS: 'scan', LOG: 'log' },
+    IssueSortField: { CREATED_AT: 'createdAt', SEVERITY: 'severity', FILE_PATH: 'filePath', RULE_ID: 'ruleId', CATEGORY: 'category', TITLE: 'title' },
+    SortDirection: { ASC: 'asc', DESC: 'desc' },
   },
   mappers: {
     Repository: '../modules/repositories/repository.entity.ts#Repository',

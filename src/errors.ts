@@ -21,6 +21,10 @@ export interface ValidationIssue {
   loc: (string | number)[]
   msg: string
   type: string
+  /** where in a text the problem lies (a rule text's 1-based line), for clients that show it there; GraphQL only */
+  line?: number
+  /** the rule the problem belongs to, when it belongs to one; GraphQL only */
+  ruleId?: string | null
 }
 
 export abstract class DomainError extends Error {

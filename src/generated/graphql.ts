@@ -58,6 +58,19 @@ export type BulkUpdateResult = {
   updatedIssues: Array<Issue>;
 };
 
+/**
+ * A line of an issue's file as the scan saw it (secrets redacted, very long lines shortened). A
+ * match longer than 12 lines keeps its first 12: the line numbers then jump over the rest.
+ */
+export type CodeLine = {
+  __typename?: 'CodeLine';
+  /** part of the matched code */
+  inMatch: Scalars['Boolean']['output'];
+  /** 1-based */
+  number: Scalars['Int']['output'];
+  text: Scalars['String']['output'];
+};
+
 export type CreateRulesetInput = {
   description?: InputMaybe<Scalars['String']['input']>;
   name: Scalars['String']['input'];
@@ -70,6 +83,18 @@ export type CreateScanInput = {
   activeModels?: InputMaybe<Array<Scalars['String']['input']>>;
   /** default FULL */
   scanType?: InputMaybe<ScanType>;
+};
+
+/** How untrusted data travels from its source to the sink of a data-flow finding. */
+export type DataFlowTrace = {
+  __typename?: 'DataFlowTrace';
+  /** whether the path passed a sanitizer or guard (reported findings are unsanitized) */
+  sanitized: Scalars['Boolean']['output'];
+  sanitizer: Maybe<TraceStep>;
+  sink: TraceEnd;
+  source: TraceEnd;
+  /** every step between source and sink, in order */
+  steps: Array<TraceStep>;
 };
 
 export type FailedIssue = {
@@ -92,6 +117,8 @@ export type Issue = {
   __typename?: 'Issue';
   baselineState: BaselineState;
   category: Scalars['String']['output'];
+  /** the matched lines and the lines around them, numbered as in the file */
+  codeLines: Array<CodeLine>;
   codeSnippet: Maybe<Scalars['String']['output']>;
   columnEnd: Maybe<Scalars['Int']['output']>;
   columnStart: Maybe<Scalars['Int']['output']>;
@@ -120,6 +147,8 @@ export type Issue = {
   modelUsed: Maybe<Scalars['String']['output']>;
   notes: Array<IssueNote>;
   owaspCategory: Maybe<Scalars['String']['output']>;
+  /** the CWE and OWASP entries the finding falls under, with links where the entry is known */
+  references: Array<Reference>;
   remediation: Maybe<Scalars['String']['output']>;
   remediationCode: Maybe<Scalars['String']['output']>;
   repoId: Scalars['ID']['output'];
@@ -133,6 +162,8 @@ export type Issue = {
   severity: Severity;
   tags: Array<Scalars['String']['output']>;
   title: Scalars['String']['output'];
+  /** the data-flow path of a data-flow finding, step by step (dataFlow, typed); null for other findings */
+  trace: Maybe<DataFlowTrace>;
   updatedAt: Scalars['DateTime']['output'];
 };
 
@@ -170,6 +201,23 @@ export type IssuePage = {
   total: Scalars['Int']['output'];
   totalPages: Scalars['Int']['output'];
 };
+
+/** The order of an issue list. Issues equal on the field keep the default order: newest first. */
+export type IssueSort = {
+  direction: SortDirection;
+  field: IssueSortField;
+};
+
+export type IssueSortField =
+  | 'category'
+  /** when the issue was stored */
+  | 'createdAt'
+  /** file path, then line number */
+  | 'filePath'
+  | 'ruleId'
+  /** by rank: DESC puts critical first */
+  | 'severity'
+  | 'title';
 
 export type IssuesSummary = {
   __typename?: 'IssuesSummary';
@@ -257,13 +305,13 @@ export type MutationUploadRepositoryArgs = {
 export type Query = {
   __typename?: 'Query';
   issue: Issue;
-  /** Issues of the caller's organization (active repositories only), newest first. */
+  /** Issues of the caller's organization (active repositories only), newest first unless sorted. */
   issues: IssuePage;
   /** With latest: only issues of each repository's latest completed scan. */
   issuesSummary: IssuesSummary;
   /** The active repositories of the caller's organization, newest first. */
   repositories: Array<Repository>;
-  /** One active repository of the caller's organization: NOT_FOUND otherwise (another organization's included). */
+  /** One active repository of the caller's organization; NOT_FOUND for another organization's or a deleted one. */
   repository: Repository;
   /** Issues of one repository. */
   repositoryIssues: IssuePage;
@@ -297,6 +345,7 @@ export type QueryIssuesArgs = {
   filter: InputMaybe<IssueFilter>;
   page?: Scalars['Int']['input'];
   perPage?: Scalars['Int']['input'];
+  sort: InputMaybe<IssueSort>;
 };
 
 
@@ -315,6 +364,7 @@ export type QueryRepositoryIssuesArgs = {
   page?: Scalars['Int']['input'];
   perPage?: Scalars['Int']['input'];
   repoId: Scalars['ID']['input'];
+  sort: InputMaybe<IssueSort>;
 };
 
 
@@ -366,6 +416,22 @@ export type QueryScansArgs = {
   status: InputMaybe<ScanStatus>;
 };
 
+/** A classification entry of a finding: a CWE weakness or an OWASP Top 10 category. */
+export type Reference = {
+  __typename?: 'Reference';
+  /** CWE-89, A03:2021 */
+  id: Scalars['String']['output'];
+  kind: ReferenceKind;
+  /** the category's name when the finding gives it (OWASP) */
+  title: Maybe<Scalars['String']['output']>;
+  /** the entry's page at MITRE or OWASP; null for an id no such page is known for */
+  url: Maybe<Scalars['String']['output']>;
+};
+
+export type ReferenceKind =
+  | 'CWE'
+  | 'OWASP';
+
 /** A repository uploaded as a zip. Deleting it deactivates it: it then disappears from every read. */
 export type Repository = {
   __typename?: 'Repository';
@@ -383,6 +449,8 @@ export type Repository = {
   orgId: Scalars['String']['output'];
   repoName: Scalars['String']['output'];
   sizeBytes: Scalars['Float']['output'];
+  /** what the latest full scan understood of the repository; null before one completed */
+  summary: Maybe<RepositorySummary>;
   updatedAt: Scalars['DateTime']['output'];
 };
 
@@ -421,6 +489,8 @@ export type Ruleset = {
   orgId: Scalars['String']['output'];
   /** active repositories the ruleset applies to */
   repoIds: Array<Scalars['ID']['output']>;
+  /** the same repositories, by name */
+  repositories: Array<Repository>;
   rulesText: Scalars['String']['output'];
   updatedAt: Scalars['DateTime']['output'];
 };
@@ -440,6 +510,8 @@ export type Scan = {
   filesScanned: Scalars['Int']['output'];
   filesTotal: Scalars['Int']['output'];
   id: Scalars['ID']['output'];
+  /** the scan's issues counted by severity and against its base, for charts over scans; null until the scan completed */
+  issueCounts: Maybe<ScanIssueCounts>;
   issuesCount: Scalars['Int']['output'];
   orgId: Scalars['String']['output'];
   /** 0..100 */
@@ -482,6 +554,23 @@ export type ScanEventKind =
   | 'log'
   /** the scan's status or progress changed */
   | 'scan';
+
+/**
+ * How many issues a completed scan stored, by severity and against its base (the repository's
+ * previous completed scan), in a fixed number of statements for any list of scans.
+ */
+export type ScanIssueCounts = {
+  __typename?: 'ScanIssueCounts';
+  /** every severity, most severe first, zeros included */
+  bySeverity: Array<SeverityCount>;
+  falsePositiveCount: Scalars['Int']['output'];
+  /** issues of the base this scan no longer has; 0 for a first scan */
+  fixedCount: Scalars['Int']['output'];
+  /** issues whose fingerprint the base did not have */
+  newCount: Scalars['Int']['output'];
+  total: Scalars['Int']['output'];
+  unchangedCount: Scalars['Int']['output'];
+};
 
 /** One entry of a scan's log; entries are ordered by timestamp. */
 export type ScanLog = {
@@ -585,6 +674,16 @@ export type Severity =
   | 'low'
   | 'medium';
 
+export type SeverityCount = {
+  __typename?: 'SeverityCount';
+  count: Scalars['Int']['output'];
+  severity: Severity;
+};
+
+export type SortDirection =
+  | 'asc'
+  | 'desc';
+
 export type Subscription = {
   __typename?: 'Subscription';
   /** Every scan event of the caller's organization, for dashboards; kinds, when given, keeps those kinds only. */
@@ -616,6 +715,29 @@ export type TaskStatus =
   | 'failed'
   | 'pending'
   | 'running';
+
+/** The endpoint of a data-flow path: where untrusted data enters (source) or where it is dangerous (sink). */
+export type TraceEnd = {
+  __typename?: 'TraceEnd';
+  code: Scalars['String']['output'];
+  filePath: Scalars['String']['output'];
+  /** the source's kind (HTTP query parameter...) or the sink's (shell command...) */
+  kind: Scalars['String']['output'];
+  lineNumber: Scalars['Int']['output'];
+  note: Scalars['String']['output'];
+};
+
+/** One point of a data-flow path. */
+export type TraceStep = {
+  __typename?: 'TraceStep';
+  /** the code at that point, one line, secrets redacted */
+  code: Scalars['String']['output'];
+  filePath: Scalars['String']['output'];
+  /** 1-based */
+  lineNumber: Scalars['Int']['output'];
+  /** what happens there: where data comes from, is assigned, passed or used */
+  note: Scalars['String']['output'];
+};
 
 export type UpdateIssueInput = {
   exploitable?: InputMaybe<Scalars['Boolean']['input']>;
@@ -716,8 +838,10 @@ export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   BulkUpdateIssuesInput: BulkUpdateIssuesInput;
   BulkUpdateResult: ResolverTypeWrapper<Omit<BulkUpdateResult, 'updatedIssues'> & { updatedIssues: Array<ResolversTypes['Issue']> }>;
+  CodeLine: ResolverTypeWrapper<CodeLine>;
   CreateRulesetInput: CreateRulesetInput;
   CreateScanInput: CreateScanInput;
+  DataFlowTrace: ResolverTypeWrapper<DataFlowTrace>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   FailedIssue: ResolverTypeWrapper<FailedIssue>;
   FalsePositiveFilter: null;
@@ -728,11 +852,15 @@ export type ResolversTypes = {
   IssueFilter: IssueFilter;
   IssueNote: ResolverTypeWrapper<IssueNoteRecordModel>;
   IssuePage: ResolverTypeWrapper<Omit<IssuePage, 'issues'> & { issues: Array<ResolversTypes['Issue']> }>;
+  IssueSort: IssueSort;
+  IssueSortField: null;
   IssuesSummary: ResolverTypeWrapper<Omit<IssuesSummary, 'recentIssues'> & { recentIssues: Array<ResolversTypes['Issue']> }>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   LogLevel: ResolverTypeWrapper<LogLevelModel>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Reference: ResolverTypeWrapper<Reference>;
+  ReferenceKind: ReferenceKind;
   Repository: ResolverTypeWrapper<RepositoryModel>;
   RepositorySummary: ResolverTypeWrapper<RepositorySummaryModel>;
   RepositorySummaryList: ResolverTypeWrapper<Omit<RepositorySummaryList, 'summaries'> & { summaries: Array<ResolversTypes['RepositorySummary']> }>;
@@ -741,6 +869,7 @@ export type ResolversTypes = {
   ScanComparison: ResolverTypeWrapper<ScanComparisonModel>;
   ScanEvent: ResolverTypeWrapper<Omit<ScanEvent, 'scan'> & { scan: ResolversTypes['Scan'] }>;
   ScanEventKind: null;
+  ScanIssueCounts: ResolverTypeWrapper<Omit<ScanIssueCounts, 'bySeverity'> & { bySeverity: Array<ResolversTypes['SeverityCount']> }>;
   ScanLog: ResolverTypeWrapper<ScanLogModel>;
   ScanResults: ResolverTypeWrapper<Omit<ScanResults, 'fixedIssues' | 'issues' | 'status'> & { fixedIssues: Array<ResolversTypes['Issue']>, issues: Array<ResolversTypes['Issue']>, status: ResolversTypes['ScanStatus'] }>;
   ScanResultsSummary: ResolverTypeWrapper<ScanResultsSummary>;
@@ -751,9 +880,13 @@ export type ResolversTypes = {
   ScanType: ResolverTypeWrapper<ScanTypeModel>;
   ScanTypeOption: ResolverTypeWrapper<Omit<ScanTypeOption, 'scanType'> & { scanType: ResolversTypes['ScanType'] }>;
   Severity: ResolverTypeWrapper<SeverityLevelModel>;
+  SeverityCount: ResolverTypeWrapper<Omit<SeverityCount, 'severity'> & { severity: ResolversTypes['Severity'] }>;
+  SortDirection: null;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   TaskStatus: null;
+  TraceEnd: ResolverTypeWrapper<TraceEnd>;
+  TraceStep: ResolverTypeWrapper<TraceStep>;
   UpdateIssueInput: UpdateIssueInput;
   UpdateRulesetInput: UpdateRulesetInput;
   Upload: ResolverTypeWrapper<Scalars['Upload']['output']>;
@@ -765,8 +898,10 @@ export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
   BulkUpdateIssuesInput: BulkUpdateIssuesInput;
   BulkUpdateResult: Omit<BulkUpdateResult, 'updatedIssues'> & { updatedIssues: Array<ResolversParentTypes['Issue']> };
+  CodeLine: CodeLine;
   CreateRulesetInput: CreateRulesetInput;
   CreateScanInput: CreateScanInput;
+  DataFlowTrace: DataFlowTrace;
   DateTime: Scalars['DateTime']['output'];
   FailedIssue: FailedIssue;
   Float: Scalars['Float']['output'];
@@ -776,10 +911,12 @@ export type ResolversParentTypes = {
   IssueFilter: IssueFilter;
   IssueNote: IssueNoteRecordModel;
   IssuePage: Omit<IssuePage, 'issues'> & { issues: Array<ResolversParentTypes['Issue']> };
+  IssueSort: IssueSort;
   IssuesSummary: Omit<IssuesSummary, 'recentIssues'> & { recentIssues: Array<ResolversParentTypes['Issue']> };
   JSON: Scalars['JSON']['output'];
   Mutation: Record<PropertyKey, never>;
   Query: Record<PropertyKey, never>;
+  Reference: Reference;
   Repository: RepositoryModel;
   RepositorySummary: RepositorySummaryModel;
   RepositorySummaryList: Omit<RepositorySummaryList, 'summaries'> & { summaries: Array<ResolversParentTypes['RepositorySummary']> };
@@ -787,6 +924,7 @@ export type ResolversParentTypes = {
   Scan: ScanModel;
   ScanComparison: ScanComparisonModel;
   ScanEvent: Omit<ScanEvent, 'scan'> & { scan: ResolversParentTypes['Scan'] };
+  ScanIssueCounts: Omit<ScanIssueCounts, 'bySeverity'> & { bySeverity: Array<ResolversParentTypes['SeverityCount']> };
   ScanLog: ScanLogModel;
   ScanResults: Omit<ScanResults, 'fixedIssues' | 'issues'> & { fixedIssues: Array<ResolversParentTypes['Issue']>, issues: Array<ResolversParentTypes['Issue']> };
   ScanResultsSummary: ScanResultsSummary;
@@ -794,8 +932,11 @@ export type ResolversParentTypes = {
   ScanStopResult: ScanStopResult;
   ScanTaskStatus: ScanTaskStatus;
   ScanTypeOption: ScanTypeOption;
+  SeverityCount: SeverityCount;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
+  TraceEnd: TraceEnd;
+  TraceStep: TraceStep;
   UpdateIssueInput: UpdateIssueInput;
   UpdateRulesetInput: UpdateRulesetInput;
   Upload: Scalars['Upload']['output'];
@@ -817,6 +958,20 @@ export type BulkUpdateResultResolvers<ContextType = GraphQLContext, ParentType e
   updatedIssues?: Resolver<Array<ResolversTypes['Issue']>, ParentType, ContextType>;
 };
 
+export type CodeLineResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CodeLine'] = ResolversParentTypes['CodeLine']> = {
+  inMatch?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  number?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  text?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type DataFlowTraceResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DataFlowTrace'] = ResolversParentTypes['DataFlowTrace']> = {
+  sanitized?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  sanitizer?: Resolver<Maybe<ResolversTypes['TraceStep']>, ParentType, ContextType>;
+  sink?: Resolver<ResolversTypes['TraceEnd'], ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['TraceEnd'], ParentType, ContextType>;
+  steps?: Resolver<Array<ResolversTypes['TraceStep']>, ParentType, ContextType>;
+};
+
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
   name: 'DateTime';
 }
@@ -831,6 +986,7 @@ export type FalsePositiveFilterResolvers = { NO: 'no', REVIEW: 'review', YES: 'y
 export type IssueResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Issue'] = ResolversParentTypes['Issue']> = {
   baselineState?: Resolver<ResolversTypes['BaselineState'], ParentType, ContextType>;
   category?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  codeLines?: Resolver<Array<ResolversTypes['CodeLine']>, ParentType, ContextType>;
   codeSnippet?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   columnEnd?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   columnStart?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
@@ -855,6 +1011,7 @@ export type IssueResolvers<ContextType = GraphQLContext, ParentType extends Reso
   modelUsed?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   notes?: Resolver<Array<ResolversTypes['IssueNote']>, ParentType, ContextType>;
   owaspCategory?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  references?: Resolver<Array<ResolversTypes['Reference']>, ParentType, ContextType>;
   remediation?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   remediationCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   repoId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -868,6 +1025,7 @@ export type IssueResolvers<ContextType = GraphQLContext, ParentType extends Reso
   severity?: Resolver<ResolversTypes['Severity'], ParentType, ContextType>;
   tags?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  trace?: Resolver<Maybe<ResolversTypes['DataFlowTrace']>, ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
 
@@ -886,6 +1044,8 @@ export type IssuePageResolvers<ContextType = GraphQLContext, ParentType extends 
   total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   totalPages?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
+
+export type IssueSortFieldResolvers = { CATEGORY: 'category', CREATED_AT: 'createdAt', FILE_PATH: 'filePath', RULE_ID: 'ruleId', SEVERITY: 'severity', TITLE: 'title' };
 
 export type IssuesSummaryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['IssuesSummary'] = ResolversParentTypes['IssuesSummary']> = {
   falsePositiveCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -934,6 +1094,13 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   scans?: Resolver<Array<ResolversTypes['Scan']>, ParentType, ContextType, RequireFields<QueryScansArgs, 'limit' | 'offset'>>;
 };
 
+export type ReferenceResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Reference'] = ResolversParentTypes['Reference']> = {
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['ReferenceKind'], ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  url?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type RepositoryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Repository'] = ResolversParentTypes['Repository']> = {
   branchName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   contentSha256?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -948,6 +1115,7 @@ export type RepositoryResolvers<ContextType = GraphQLContext, ParentType extends
   orgId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   repoName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  summary?: Resolver<Maybe<ResolversTypes['RepositorySummary']>, ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
 
@@ -980,6 +1148,7 @@ export type RulesetResolvers<ContextType = GraphQLContext, ParentType extends Re
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   orgId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   repoIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
+  repositories?: Resolver<Array<ResolversTypes['Repository']>, ParentType, ContextType>;
   rulesText?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
@@ -995,6 +1164,7 @@ export type ScanResolvers<ContextType = GraphQLContext, ParentType extends Resol
   filesScanned?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   filesTotal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  issueCounts?: Resolver<Maybe<ResolversTypes['ScanIssueCounts']>, ParentType, ContextType>;
   issuesCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   orgId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   progress?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -1022,6 +1192,15 @@ export type ScanEventResolvers<ContextType = GraphQLContext, ParentType extends 
 };
 
 export type ScanEventKindResolvers = { LOG: 'log', STATUS: 'scan' };
+
+export type ScanIssueCountsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ScanIssueCounts'] = ResolversParentTypes['ScanIssueCounts']> = {
+  bySeverity?: Resolver<Array<ResolversTypes['SeverityCount']>, ParentType, ContextType>;
+  falsePositiveCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  fixedCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  newCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  unchangedCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
 
 export type ScanLogResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ScanLog'] = ResolversParentTypes['ScanLog']> = {
   data?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
@@ -1091,6 +1270,13 @@ export type ScanTypeOptionResolvers<ContextType = GraphQLContext, ParentType ext
 
 export type SeverityResolvers = { CRITICAL: 'critical', HIGH: 'high', INFO: 'info', LOW: 'low', MEDIUM: 'medium' };
 
+export type SeverityCountResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SeverityCount'] = ResolversParentTypes['SeverityCount']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  severity?: Resolver<ResolversTypes['Severity'], ParentType, ContextType>;
+};
+
+export type SortDirectionResolvers = { ASC: 'asc', DESC: 'desc' };
+
 export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
   scanEvents?: SubscriptionResolver<ResolversTypes['ScanEvent'], "scanEvents", ParentType, ContextType, Partial<SubscriptionScanEventsArgs>>;
   scanLogs?: SubscriptionResolver<ResolversTypes['ScanLog'], "scanLogs", ParentType, ContextType, RequireFields<SubscriptionScanLogsArgs, 'scanId'>>;
@@ -1099,6 +1285,21 @@ export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType exten
 
 export type TaskStatusResolvers = { CANCELLED: 'cancelled', COMPLETED: 'completed', FAILED: 'failed', PENDING: 'pending', RUNNING: 'running' };
 
+export type TraceEndResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TraceEnd'] = ResolversParentTypes['TraceEnd']> = {
+  code?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  filePath?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lineNumber?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  note?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type TraceStepResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TraceStep'] = ResolversParentTypes['TraceStep']> = {
+  code?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  filePath?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lineNumber?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  note?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export interface UploadScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Upload'], any> {
   name: 'Upload';
 }
@@ -1106,17 +1307,21 @@ export interface UploadScalarConfig extends GraphQLScalarTypeConfig<ResolversTyp
 export type Resolvers<ContextType = GraphQLContext> = {
   BaselineState?: BaselineStateResolvers;
   BulkUpdateResult?: BulkUpdateResultResolvers<ContextType>;
+  CodeLine?: CodeLineResolvers<ContextType>;
+  DataFlowTrace?: DataFlowTraceResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   FailedIssue?: FailedIssueResolvers<ContextType>;
   FalsePositiveFilter?: FalsePositiveFilterResolvers;
   Issue?: IssueResolvers<ContextType>;
   IssueNote?: IssueNoteResolvers<ContextType>;
   IssuePage?: IssuePageResolvers<ContextType>;
+  IssueSortField?: IssueSortFieldResolvers;
   IssuesSummary?: IssuesSummaryResolvers<ContextType>;
   JSON?: GraphQLScalarType;
   LogLevel?: LogLevelResolvers;
   Mutation?: MutationResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  Reference?: ReferenceResolvers<ContextType>;
   Repository?: RepositoryResolvers<ContextType>;
   RepositorySummary?: RepositorySummaryResolvers<ContextType>;
   RepositorySummaryList?: RepositorySummaryListResolvers<ContextType>;
@@ -1125,6 +1330,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ScanComparison?: ScanComparisonResolvers<ContextType>;
   ScanEvent?: ScanEventResolvers<ContextType>;
   ScanEventKind?: ScanEventKindResolvers;
+  ScanIssueCounts?: ScanIssueCountsResolvers<ContextType>;
   ScanLog?: ScanLogResolvers<ContextType>;
   ScanResults?: ScanResultsResolvers<ContextType>;
   ScanResultsSummary?: ScanResultsSummaryResolvers<ContextType>;
@@ -1135,8 +1341,12 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ScanType?: ScanTypeResolvers;
   ScanTypeOption?: ScanTypeOptionResolvers<ContextType>;
   Severity?: SeverityResolvers;
+  SeverityCount?: SeverityCountResolvers<ContextType>;
+  SortDirection?: SortDirectionResolvers;
   Subscription?: SubscriptionResolvers<ContextType>;
   TaskStatus?: TaskStatusResolvers;
+  TraceEnd?: TraceEndResolvers<ContextType>;
+  TraceStep?: TraceStepResolvers<ContextType>;
   Upload?: GraphQLScalarType;
 };
 

@@ -9,7 +9,7 @@
  * worth compiling, and a client sending ever-new documents never makes the server compile.
  */
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface'
-import { execute, getOperationAST, getVariableValues, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql'
+import { execute, getOperationAST, getVariableValues, valueFromASTUntyped, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql'
 import { compileQuery, isCompiledQuery, type CompiledQuery, type CompilerOptions } from 'graphql-jit'
 
 export type OperationRunner = (context: unknown, variables: Record<string, unknown>) => Promise<ExecutionResult>
@@ -18,12 +18,23 @@ export type OperationRunner = (context: unknown, variables: Record<string, unkno
 export function compileOperation(schema: GraphQLSchema, document: DocumentNode, operationName?: string, options?: Partial<CompilerOptions>): OperationRunner {
   const compiled = compileQuery(schema, document, operationName, options)
   if (!isCompiledQuery(compiled)) throw new Error(compiled.errors?.map((error) => error.message).join('; ') ?? 'operation does not compile')
-  return runnerOf(compiled)
+  return runnerOf(compiled, variableDefaults(document, operationName))
 }
 
-function runnerOf(compiled: CompiledQuery): OperationRunner {
+/**
+ * The declared defaults of the operation's variables, as request values. graphql-jit refuses a
+ * non-null variable with a default (`$perPage: Int! = 20`) that the request leaves out, which
+ * graphql-js accepts as the specification says: the runner fills them in first.
+ */
+function variableDefaults(document: DocumentNode, operationName: string | undefined): Record<string, unknown> {
+  const definitions = getOperationAST(document, operationName)?.variableDefinitions ?? []
+  return Object.fromEntries(definitions.flatMap((definition) => (definition.defaultValue ? [[definition.variable.name.value, valueFromASTUntyped(definition.defaultValue)]] : [])))
+}
+
+function runnerOf(compiled: CompiledQuery, defaults: Record<string, unknown>): OperationRunner {
   return async (context, variables) => {
-    const result = await compiled.query(undefined, context, variables)
+    const given = Object.fromEntries(Object.entries(variables).filter(([, value]) => value !== undefined))
+    const result = await compiled.query(undefined, context, { ...defaults, ...given })
     return result.errors ? { ...result, errors: result.errors.map(withExtensions) } : result
   }
 }

@@ -6,15 +6,22 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import DataLoader from 'dataloader'
+import { countIssuesOfScans, type ScanIssueCounts } from '../modules/issues/issue.service.ts'
 import { Repository } from '../modules/repositories/repository.entity.ts'
 import { RulesetRepository } from '../modules/rulesets/ruleset.entity.ts'
 import { Scan } from '../modules/scans/scan.entity.ts'
+import type { RepositorySummary } from '../modules/summaries/summary.entity.ts'
+import { summariesOfRepositories } from '../modules/summaries/summary.service.ts'
 
 export interface Loaders {
   repository: DataLoader<string, Repository | undefined>
   scan: DataLoader<string, Scan | undefined>
   /** active repositories linked to a ruleset */
   repoIdsOfRuleset: DataLoader<string, string[]>
+  /** a scan's issues by severity and against its base (a chart over a list of scans) */
+  issueCountsOfScan: DataLoader<string, ScanIssueCounts>
+  /** a repository's summary, undefined before a full scan made one */
+  summaryOfRepository: DataLoader<string, RepositorySummary | undefined>
 }
 
 export function createLoaders(em: EntityManager): Loaders {
@@ -26,6 +33,8 @@ export function createLoaders(em: EntityManager): Loaders {
       const active = new Set((await em.find(Repository, { id: { $in: links.map((link) => link.repoId) }, isActive: true }, { fields: ['id'] })).map((repository) => repository.id))
       return groupBy(rulesetIds, links, (link) => link.rulesetId).map((group) => group.map((link) => link.repoId).filter((id) => active.has(id)).sort())
     }),
+    issueCountsOfScan: new DataLoader((scanIds) => countIssuesOfScans(em, scanIds)),
+    summaryOfRepository: new DataLoader((repoIds) => summariesOfRepositories(em, repoIds)),
   }
 }
 

@@ -190,6 +190,20 @@ describe('a document sent again', () => {
     expect(bodies[2]).toEqual(bodies[0])
   })
 
+  it('applies the defaults of variables the request leaves out, as the first time', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const scan = await makeScan(app.db.orm, await makeRepository(app.db.orm, { orgId: caller.orgId }))
+    await makeIssue(app.db.orm, scan)
+    await makeIssue(app.db.orm, scan)
+    // typed clients declare `$perPage: Int! = 20` and send only what the user changed
+    const query = `query($page: Int! = 1, $perPage: Int! = 1, $severity: [Severity!] = [HIGH]) { issues(page: $page, perPage: $perPage, filter: { severity: $severity }) { total perPage issues { id } } }`
+    const bodies = []
+    for (let run = 0; run < 3; run++) bodies.push((await app.graphql(query, {}, caller.headers)).body)
+    expect(bodies[0]).toMatchObject({ data: { issues: { total: 2, perPage: 1 } } })
+    expect(bodies[1]).toEqual(bodies[0])
+    expect(bodies[2]).toEqual(bodies[0])
+  })
+
   it('gives the same errors, with their codes and statuses', async () => {
     const caller = await makeApiKeyPrincipal(app.db.orm)
     const other = await makeRepository(app.db.orm, { orgId: (await makeApiKeyPrincipal(app.db.orm)).orgId })

@@ -32,7 +32,8 @@ export function toRestError(thrown: unknown): RestErrorResponse {
     case 'too_large':
       return { status: 413, body: { detail: error.message } }
     case 'validation':
-      return { status: 422, body: { detail: error instanceof ValidationError ? error.issues : [] } }
+      // the spec's body: loc, msg and type (the message names the rule and line)
+      return { status: 422, body: { detail: error instanceof ValidationError ? error.issues.map(({ loc, msg, type }) => ({ loc, msg, type })) : [] } }
     case 'unavailable':
       return { status: 503, body: { detail: error.message }, headers: { 'Retry-After': String(error instanceof DatabaseUnavailableError ? error.retryAfterSeconds : DATABASE_RETRY_AFTER_SECONDS) } }
     default:

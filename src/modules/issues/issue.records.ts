@@ -69,6 +69,7 @@ export interface IssueSelection {
   /** not yet triaged: not a false positive, exploitable unknown */
   untriaged?: boolean
   scanId?: string
+  scanIds?: readonly string[]
   /** issues whose fingerprint is not among this scan's issues (with scanId: what that scan fixed) */
   absentFromScanId?: string
   repoId?: string
@@ -86,8 +87,35 @@ const ORDERS = {
   location: 'i.file_path asc, i.line_number asc, i.id asc',
 } as const
 
+export type IssueSortField = 'createdAt' | 'severity' | 'filePath' | 'ruleId' | 'category' | 'title'
+export type SortDirection = 'asc' | 'desc'
+
+/** A client's order for a list; issues equal on the field keep the newest-first order. */
+export interface IssueSort {
+  field: IssueSortField
+  direction: SortDirection
+}
+
+// severity sorts by rank, not by name: ascending goes from info to critical
+const SEVERITY_RANK = `case i.severity when 'critical' then 5 when 'high' then 4 when 'medium' then 3 when 'low' then 2 else 1 end`
+const SORT_KEYS: Record<IssueSortField, readonly string[]> = {
+  createdAt: ['i.created_at'],
+  severity: [SEVERITY_RANK],
+  filePath: ['i.file_path', 'i.line_number'],
+  ruleId: ['i.rule_id'],
+  category: ['i.category'],
+  title: ['i.title'],
+}
+
+function orderOf(order: keyof typeof ORDERS | IssueSort): string {
+  if (typeof order === 'string') return ORDERS[order]
+  // fixed SQL chosen by the field's name; the direction is one of two words
+  const direction = order.direction === 'asc' ? 'asc' : 'desc'
+  return `${SORT_KEYS[order.field].map((key) => `${key} ${direction}`).join(', ')}, ${ORDERS.newest}`
+}
+
 export interface ReadOptions {
-  order?: keyof typeof ORDERS
+  order?: keyof typeof ORDERS | IssueSort
   limit?: number
   offset?: number
 }
@@ -142,6 +170,7 @@ function whereOf(em: EntityManager, selection: IssueSelection): Where {
   if (selection.falsePositive !== undefined) add('i.false_positive = ?', selection.falsePositive)
   if (selection.untriaged) add('not i.false_positive and i.exploitable is null')
   if (selection.scanId) add('i.scan_id = ?', selection.scanId)
+  if (selection.scanIds) add('i.scan_id in (?)', selection.scanIds)
   if (selection.absentFromScanId) add('not exists (select 1 from issues c where c.scan_id = ? and c.org_id = i.org_id and c.fingerprint = i.fingerprint)', selection.absentFromScanId)
   if (selection.repoId) add('i.repo_id = ?', selection.repoId)
   if (selection.latest) add(LATEST_SCANS_CONDITION, orgOf(em))
@@ -179,7 +208,7 @@ export async function readIssues(em: EntityManager, selection: IssueSelection, o
   const rows = await em.getConnection().execute<IssueRow[]>(
     `select ${RECORD_COLUMNS} ${FROM_ACTIVE_REPOSITORIES}
      join scans s on s.id = i.scan_id and s.org_id = i.org_id
-     ${where.sql} order by ${ORDERS[options.order ?? 'newest']} ${paging}`,
+     ${where.sql} order by ${orderOf(options.order ?? 'newest')} ${paging}`,
     [...where.params, ...pagingParams],
   )
   return rows.map(toRecord)
@@ -208,6 +237,38 @@ export async function countSelectedIssuesByGroup(em: EntityManager, selection: I
      ${FROM_ACTIVE_REPOSITORIES} ${where.sql}
      group by i.severity, i.category, i.false_positive, i.baseline_state`,
     where.params,
+  )
+}
+
+export interface ScanIssueGroupCount extends IssueGroupCount {
+  scanId: string
+}
+
+/** How many issues each of the scans holds per severity, false-positive flag and baseline state. */
+export async function countIssuesOfScansByGroup(em: EntityManager, scanIds: readonly string[]): Promise<ScanIssueGroupCount[]> {
+  if (scanIds.length === 0) return []
+  const where = whereOf(em, { scanIds })
+  return em.getConnection().execute<ScanIssueGroupCount[]>(
+    `select i.scan_id as "scanId", i.severity, i.false_positive as "falsePositive", i.baseline_state as "baselineState", count(*)::int as count
+     ${FROM_ACTIVE_REPOSITORIES} ${where.sql}
+     group by i.scan_id, i.severity, i.false_positive, i.baseline_state`,
+    where.params,
+  )
+}
+
+/**
+ * How many issues of each scan's base the scan no longer has (what it fixed). Each base issue
+ * looks its fingerprint up in the scan through the (repo_id, fingerprint) index.
+ */
+export async function countFixedIssuesOfScans(em: EntityManager, scanIds: readonly string[]): Promise<{ scanId: string; count: number }[]> {
+  if (scanIds.length === 0) return []
+  return em.getConnection().execute<{ scanId: string; count: number }[]>(
+    `select s.id as "scanId", count(*)::int as count
+     from scans s join issues b on b.scan_id = s.base_scan_id and b.org_id = s.org_id
+     where s.org_id = ? and s.id in (?)
+       and not exists (select 1 from issues c where c.repo_id = b.repo_id and c.fingerprint = b.fingerprint and c.scan_id = s.id and c.org_id = s.org_id)
+     group by s.id`,
+    [orgOf(em), scanIds],
   )
 }
 

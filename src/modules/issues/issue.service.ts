@@ -1,6 +1,7 @@
 /**
  * Issues of the caller's organization: listing with the spec's filters (and `latest`, the issues
- * of each repository's latest completed scan, and the baseline state), triage of one issue or up
+ * of each repository's latest completed scan, and the baseline state) in the default order or a
+ * client's, triage of one issue or up
  * to 100 at once, and the summary. Issues of deactivated repositories are never read.
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
@@ -8,7 +9,7 @@ import { existsInOtherOrg } from '../../db/org-scope.ts'
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.ts'
 import { requireRepository } from '../repositories/repository.service.ts'
 import { Issue, IssueNote, SEVERITY_LEVELS, type BaselineState, type SeverityLevel } from './issue.entity.ts'
-import { countSelectedIssues, countSelectedIssuesByGroup, readIssues, type IssueRecord, type IssueSelection } from './issue.records.ts'
+import { countFixedIssuesOfScans, countIssuesOfScansByGroup, countSelectedIssues, countSelectedIssuesByGroup, readIssues, type IssueRecord, type IssueSelection, type IssueSort } from './issue.records.ts'
 
 export const MAX_PER_PAGE = 100
 export const MAX_BULK_ISSUES = 100
@@ -46,12 +47,12 @@ export interface IssuePage {
   hasPrev: boolean
 }
 
-export async function listIssues(em: EntityManager, filter: IssueFilter, pagination: Pagination): Promise<IssuePage> {
+export async function listIssues(em: EntityManager, filter: IssueFilter, pagination: Pagination, sort?: IssueSort): Promise<IssuePage> {
   checkPagination(pagination)
   const selection = selectionOf(filter)
   // page and count in parallel; the count skips the page's joins to scans and notes
   const [issues, total] = await Promise.all([
-    readIssues(em, selection, { limit: pagination.perPage, offset: (pagination.page - 1) * pagination.perPage }),
+    readIssues(em, selection, { limit: pagination.perPage, offset: (pagination.page - 1) * pagination.perPage, ...(sort && { order: sort }) }),
     countSelectedIssues(em, selection),
   ])
   const totalPages = Math.ceil(total / pagination.perPage)
@@ -59,9 +60,9 @@ export async function listIssues(em: EntityManager, filter: IssueFilter, paginat
 }
 
 /** The issues of one repository; another organization's repository is a 403 (spec). */
-export async function listRepositoryIssues(em: EntityManager, repoId: string, filter: IssueFilter, pagination: Pagination): Promise<IssuePage> {
+export async function listRepositoryIssues(em: EntityManager, repoId: string, filter: IssueFilter, pagination: Pagination, sort?: IssueSort): Promise<IssuePage> {
   await requireRepository(em, repoId, { otherOrganization: 'forbidden' })
-  return listIssues(em, { ...filter, repoId }, pagination)
+  return listIssues(em, { ...filter, repoId }, pagination, sort)
 }
 
 function checkPagination({ page, perPage }: Pagination): void {
@@ -225,4 +226,35 @@ export async function summarizeIssues(em: EntityManager, scope: { latest?: boole
     readIssues(em, selection, { limit: RECENT_ISSUES }),
   ])
   return { ...counts, recentIssues }
+}
+
+/** A completed scan's issues counted for a chart over scans. */
+export interface ScanIssueCounts {
+  total: number
+  /** every severity, most severe first */
+  bySeverity: { severity: SeverityLevel; count: number }[]
+  falsePositiveCount: number
+  newCount: number
+  unchangedCount: number
+  /** issues of the scan's base it no longer has */
+  fixedCount: number
+}
+
+/** The counts of each scan, in the order of `scanIds`, in two statements whatever their number. */
+export async function countIssuesOfScans(em: EntityManager, scanIds: readonly string[]): Promise<ScanIssueCounts[]> {
+  const [groups, fixed] = await Promise.all([countIssuesOfScansByGroup(em, scanIds), countFixedIssuesOfScans(em, scanIds)])
+  const fixedByScan = new Map(fixed.map((row) => [row.scanId, row.count]))
+  return scanIds.map((scanId) => {
+    const bySeverity = new Map<SeverityLevel, number>(SEVERITY_LEVELS.map((level) => [level, 0]))
+    const counts = { total: 0, falsePositiveCount: 0, newCount: 0, unchangedCount: 0, fixedCount: fixedByScan.get(scanId) ?? 0 }
+    for (const group of groups) {
+      if (group.scanId !== scanId) continue
+      counts.total += group.count
+      bySeverity.set(group.severity, (bySeverity.get(group.severity) ?? 0) + group.count)
+      if (group.falsePositive) counts.falsePositiveCount += group.count
+      if (group.baselineState === 'new') counts.newCount += group.count
+      else counts.unchangedCount += group.count
+    }
+    return { ...counts, bySeverity: [...bySeverity].map(([severity, count]) => ({ severity, count })) }
+  })
 }

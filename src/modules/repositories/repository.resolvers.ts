@@ -2,12 +2,12 @@
 import { requireUser } from '../../auth/caller.ts'
 import type { Resolvers } from '../../generated/graphql.ts'
 import { parseId } from '../../graphql/arguments.ts'
-import { deactivateRepository, listRepositories, requireRepository } from './repository.service.ts'
+import { deactivateRepository, getRepository, listRepositories } from './repository.service.ts'
 
 export const repositoryResolvers: Resolvers = {
   Query: {
     repositories: (_parent, _args, { em }) => listRepositories(em),
-    repository: (_parent, { id }, { em }) => requireRepository(em, parseId(id, 'repository'), { otherOrganization: 'not_found' }),
+    repository: (_parent, { id }, { em }) => getRepository(em, parseId(id, 'repository')),
   },
   Mutation: {
     deleteRepository: async (_parent, { id }, { em, caller }) => {
@@ -16,5 +16,8 @@ export const repositoryResolvers: Resolvers = {
       await deactivateRepository(em, parseId(id, 'repository'))
       return true
     },
+  },
+  Repository: {
+    summary: async (repository, _args, { loaders }) => (await loaders.summaryOfRepository.load(repository.id)) ?? null,
   },
 }

@@ -11,6 +11,11 @@ export async function listRepositories(em: EntityManager): Promise<Repository[]>
   return em.find(Repository, { isActive: true }, { orderBy: { createdAt: 'desc', id: 'asc' } })
 }
 
+/** One active repository of the caller's; another organization's is not found, as a deleted one. */
+export async function getRepository(em: EntityManager, id: string): Promise<Repository> {
+  return requireRepository(em, id, { otherOrganization: 'not_found' })
+}
+
 export interface RequireRepositoryOptions {
   /** what another organization's repository answers: the spec says 403 on some routes, 404 on others */
   otherOrganization: 'forbidden' | 'not_found'

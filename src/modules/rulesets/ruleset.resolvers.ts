@@ -1,6 +1,6 @@
 /** GraphQL resolvers of rulesets. */
 import type { Resolvers } from '../../generated/graphql.ts'
-import { authorOf, parseId } from '../../graphql/arguments.ts'
+import { authorOf, loaded, parseId } from '../../graphql/arguments.ts'
 import { createRuleset, deleteRuleset, getRuleset, listRulesets, updateRuleset } from './ruleset.service.ts'
 import { checkRulesetInput } from './ruleset.validation.ts'
 
@@ -21,5 +21,9 @@ export const rulesetResolvers: Resolvers = {
   },
   Ruleset: {
     repoIds: (ruleset, _args, { loaders }) => loaders.repoIdsOfRuleset.load(ruleset.id),
+    repositories: async (ruleset, _args, { loaders }) => {
+      const repositories = await Promise.all((await loaders.repoIdsOfRuleset.load(ruleset.id)).map((id) => loaded(loaders.repository.load(id), 'Repository')))
+      return repositories.sort((a, b) => a.repoName.localeCompare(b.repoName) || a.branchName.localeCompare(b.branchName))
+    },
   },
 }

@@ -51,6 +51,8 @@ async function checkRules(text: string, limits: RuleLimits | undefined): Promise
         loc: ['body', 'rules_text'],
         msg: `${problem.ruleId ? `rule "${problem.ruleId}"` : 'rules_text'} (line ${problem.line}): ${problem.message}`,
         type: 'value_error',
+        line: problem.line,
+        ruleId: problem.ruleId,
       })),
     )
   }

@@ -41,6 +41,8 @@ export const scanResolvers: Resolvers = {
     branchName: async (scan, _args, { loaders }) => (await loaded(loaders.repository.load(scan.repository.id), 'Repository')).branchName,
     repository: (scan, _args, { loaders }) => loaded(loaders.repository.load(scan.repository.id), 'Repository'),
     comparison: (scan, _args, { em }) => compareScan(em, scan),
+    // a running scan's counts would call every issue of its base fixed
+    issueCounts: (scan, _args, { loaders }) => (scan.status === 'completed' ? loaders.issueCountsOfScan.load(scan.id) : null),
   },
   ScanComparison: {
     base: async (comparison, _args, { loaders }) => (comparison.baseScanId ? loaded(loaders.scan.load(comparison.baseScanId), 'Scan') : null),

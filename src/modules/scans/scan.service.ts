@@ -99,6 +99,7 @@ export async function createScan(em: EntityManager, repoId: string, input: Creat
 
 export interface ScanListFilter {
   orgId?: string | null | undefined
+  /** one repository's scans; another organization's repository has none */
   repoId?: string | null | undefined
   status?: ScanStatus | null | undefined
   limit: number

@@ -22,6 +22,13 @@ export async function getSummary(em: EntityManager, repoId: string): Promise<Rep
   return summary
 }
 
+/** The summary of each repository (undefined where none was made yet), in the order of `repoIds`. */
+export async function summariesOfRepositories(em: EntityManager, repoIds: readonly string[]): Promise<(RepositorySummary | undefined)[]> {
+  const summaries = await em.find(RepositorySummary, { repoId: { $in: [...repoIds] } })
+  const byRepository = new Map(summaries.map((summary) => [summary.repoId, summary]))
+  return repoIds.map((repoId) => byRepository.get(repoId))
+}
+
 /** What the engine computes for a repository (src/engine/summary), stored as is. */
 export type SummaryContent = RepositorySummaryData
 

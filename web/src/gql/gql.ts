@@ -16,11 +16,27 @@ import * as types from './graphql.ts';
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "\n  query RepositoryScanCounts($repoId: ID!, $limit: Int! = 30) {\n    scans(repoId: $repoId, status: COMPLETED, limit: $limit) {\n      id\n      createdAt\n      issueCounts {\n        total\n        newCount\n        fixedCount\n        bySeverity {\n          severity\n          count\n        }\n      }\n    }\n  }\n": typeof types.RepositoryScanCountsDocument,
+    "\n  query RepositorySummaryView($id: ID!) {\n    repository(id: $id) {\n      id\n      repoName\n      branchName\n      summary {\n        architecturePattern\n        authLogicSummary\n        trustBoundaries\n        businessLogicFlows\n        crossFileDependencies\n        securityContext\n        dataFlowAnalysis\n        updatedAt\n      }\n    }\n  }\n": typeof types.RepositorySummaryViewDocument,
+    "\n  fragment IssueNoteFields on IssueNote {\n    text\n    author\n    createdAt\n  }\n": typeof types.IssueNoteFieldsFragmentDoc,
+    "\n  fragment IssueRowFields on Issue {\n    id\n    title\n    severity\n    category\n    ruleId\n    filePath\n    lineNumber\n    repoId\n    repoName\n    scanId\n    baselineState\n    falsePositive\n    exploitable\n    createdAt\n  }\n": typeof types.IssueRowFieldsFragmentDoc,
+    "\n  mutation BulkUpdateIssues($input: BulkUpdateIssuesInput!) {\n    bulkUpdateIssues(input: $input) {\n      updatedCount\n      failedCount\n      failedIssues {\n        issueId\n        error\n      }\n      updatedIssues {\n        ...IssueRowFields\n      }\n    }\n  }\n": typeof types.BulkUpdateIssuesDocument,
+    "\n  mutation UpdateIssue($id: ID!, $input: UpdateIssueInput!) {\n    updateIssue(id: $id, input: $input) {\n      ...IssueRowFields\n      notes {\n        ...IssueNoteFields\n      }\n    }\n  }\n": typeof types.UpdateIssueDocument,
+    "\n  query Issue($id: ID!) {\n    issue(id: $id) {\n      ...IssueRowFields\n      description\n      explanation\n      columnStart\n      columnEnd\n      confidence\n      cvssScore\n      cweIds\n      owaspCategory\n      tags\n      modelUsed\n      remediation\n      remediationCode\n      firstSeenAt\n      scanCreatedAt\n      codeLines {\n        number\n        text\n        inMatch\n      }\n      references {\n        kind\n        id\n        title\n        url\n      }\n      trace {\n        sanitized\n        source {\n          filePath\n          lineNumber\n          code\n          note\n          kind\n        }\n        steps {\n          filePath\n          lineNumber\n          code\n          note\n        }\n        sink {\n          filePath\n          lineNumber\n          code\n          note\n          kind\n        }\n      }\n      notes {\n        ...IssueNoteFields\n      }\n    }\n  }\n": typeof types.IssueDocument,
+    "\n  query IssueFilterChoices {\n    repositories {\n      id\n      repoName\n      branchName\n    }\n    issuesSummary {\n      issuesByCategory\n    }\n  }\n": typeof types.IssueFilterChoicesDocument,
+    "\n  query Issues($filter: IssueFilter, $sort: IssueSort, $page: Int! = 1, $perPage: Int! = 25) {\n    issues(filter: $filter, sort: $sort, page: $page, perPage: $perPage) {\n      total\n      page\n      perPage\n      totalPages\n      issues {\n        ...IssueRowFields\n      }\n    }\n  }\n": typeof types.IssuesDocument,
     "\n  fragment RepositoryFields on Repository {\n    id\n    repoName\n    branchName\n    sizeBytes\n    fileCount\n    languages\n    createdBy\n    createdAt\n    updatedAt\n    lastScanId\n    lastScanStatus\n  }\n": typeof types.RepositoryFieldsFragmentDoc,
     "\n  mutation DeleteRepository($id: ID!) {\n    deleteRepository(id: $id)\n  }\n": typeof types.DeleteRepositoryDocument,
     "\n  mutation UploadRepository($input: UploadRepositoryInput!) {\n    uploadRepository(input: $input) {\n      ...RepositoryFields\n    }\n  }\n": typeof types.UploadRepositoryDocument,
     "\n  query Repositories {\n    repositories {\n      ...RepositoryFields\n    }\n  }\n": typeof types.RepositoriesDocument,
     "\n  query Repository($id: ID!) {\n    repository(id: $id) {\n      ...RepositoryFields\n    }\n  }\n": typeof types.RepositoryDocument,
+    "\n  fragment RulesetFields on Ruleset {\n    id\n    name\n    description\n    rulesText\n    createdBy\n    updatedAt\n    repositories {\n      id\n      repoName\n      branchName\n    }\n  }\n": typeof types.RulesetFieldsFragmentDoc,
+    "\n  mutation CreateRuleset($input: CreateRulesetInput!) {\n    createRuleset(input: $input) {\n      ...RulesetFields\n    }\n  }\n": typeof types.CreateRulesetDocument,
+    "\n  mutation DeleteRuleset($id: ID!) {\n    deleteRuleset(id: $id)\n  }\n": typeof types.DeleteRulesetDocument,
+    "\n  mutation UpdateRuleset($id: ID!, $input: UpdateRulesetInput!) {\n    updateRuleset(id: $id, input: $input) {\n      ...RulesetFields\n    }\n  }\n": typeof types.UpdateRulesetDocument,
+    "\n  query LinkableRepositories {\n    repositories {\n      id\n      repoName\n      branchName\n    }\n  }\n": typeof types.LinkableRepositoriesDocument,
+    "\n  query Ruleset($id: ID!) {\n    ruleset(id: $id) {\n      ...RulesetFields\n    }\n    repositories {\n      id\n      repoName\n      branchName\n    }\n  }\n": typeof types.RulesetDocument,
+    "\n  query Rulesets {\n    rulesets {\n      ...RulesetFields\n    }\n  }\n": typeof types.RulesetsDocument,
     "\n  fragment ScanFields on Scan {\n    id\n    repoId\n    repoName\n    branchName\n    status\n    scanType\n    activeModels\n    progress\n    filesScanned\n    filesTotal\n    issuesCount\n    error\n    createdBy\n    createdAt\n    startedAt\n    completedAt\n  }\n": typeof types.ScanFieldsFragmentDoc,
     "\n  mutation CreateScan($repoId: ID!, $input: CreateScanInput) {\n    createScan(repoId: $repoId, input: $input) {\n      ...ScanFields\n    }\n  }\n": typeof types.CreateScanDocument,
     "\n  mutation StopScan($id: ID!) {\n    stopScan(id: $id) {\n      message\n      status\n    }\n  }\n": typeof types.StopScanDocument,
@@ -35,11 +51,27 @@ type Documents = {
     "\n  query SignInCheck {\n    __typename\n  }\n": typeof types.SignInCheckDocument,
 };
 const documents: Documents = {
+    "\n  query RepositoryScanCounts($repoId: ID!, $limit: Int! = 30) {\n    scans(repoId: $repoId, status: COMPLETED, limit: $limit) {\n      id\n      createdAt\n      issueCounts {\n        total\n        newCount\n        fixedCount\n        bySeverity {\n          severity\n          count\n        }\n      }\n    }\n  }\n": types.RepositoryScanCountsDocument,
+    "\n  query RepositorySummaryView($id: ID!) {\n    repository(id: $id) {\n      id\n      repoName\n      branchName\n      summary {\n        architecturePattern\n        authLogicSummary\n        trustBoundaries\n        businessLogicFlows\n        crossFileDependencies\n        securityContext\n        dataFlowAnalysis\n        updatedAt\n      }\n    }\n  }\n": types.RepositorySummaryViewDocument,
+    "\n  fragment IssueNoteFields on IssueNote {\n    text\n    author\n    createdAt\n  }\n": types.IssueNoteFieldsFragmentDoc,
+    "\n  fragment IssueRowFields on Issue {\n    id\n    title\n    severity\n    category\n    ruleId\n    filePath\n    lineNumber\n    repoId\n    repoName\n    scanId\n    baselineState\n    falsePositive\n    exploitable\n    createdAt\n  }\n": types.IssueRowFieldsFragmentDoc,
+    "\n  mutation BulkUpdateIssues($input: BulkUpdateIssuesInput!) {\n    bulkUpdateIssues(input: $input) {\n      updatedCount\n      failedCount\n      failedIssues {\n        issueId\n        error\n      }\n      updatedIssues {\n        ...IssueRowFields\n      }\n    }\n  }\n": types.BulkUpdateIssuesDocument,
+    "\n  mutation UpdateIssue($id: ID!, $input: UpdateIssueInput!) {\n    updateIssue(id: $id, input: $input) {\n      ...IssueRowFields\n      notes {\n        ...IssueNoteFields\n      }\n    }\n  }\n": types.UpdateIssueDocument,
+    "\n  query Issue($id: ID!) {\n    issue(id: $id) {\n      ...IssueRowFields\n      description\n      explanation\n      columnStart\n      columnEnd\n      confidence\n      cvssScore\n      cweIds\n      owaspCategory\n      tags\n      modelUsed\n      remediation\n      remediationCode\n      firstSeenAt\n      scanCreatedAt\n      codeLines {\n        number\n        text\n        inMatch\n      }\n      references {\n        kind\n        id\n        title\n        url\n      }\n      trace {\n        sanitized\n        source {\n          filePath\n          lineNumber\n          code\n          note\n          kind\n        }\n        steps {\n          filePath\n          lineNumber\n          code\n          note\n        }\n        sink {\n          filePath\n          lineNumber\n          code\n          note\n          kind\n        }\n      }\n      notes {\n        ...IssueNoteFields\n      }\n    }\n  }\n": types.IssueDocument,
+    "\n  query IssueFilterChoices {\n    repositories {\n      id\n      repoName\n      branchName\n    }\n    issuesSummary {\n      issuesByCategory\n    }\n  }\n": types.IssueFilterChoicesDocument,
+    "\n  query Issues($filter: IssueFilter, $sort: IssueSort, $page: Int! = 1, $perPage: Int! = 25) {\n    issues(filter: $filter, sort: $sort, page: $page, perPage: $perPage) {\n      total\n      page\n      perPage\n      totalPages\n      issues {\n        ...IssueRowFields\n      }\n    }\n  }\n": types.IssuesDocument,
     "\n  fragment RepositoryFields on Repository {\n    id\n    repoName\n    branchName\n    sizeBytes\n    fileCount\n    languages\n    createdBy\n    createdAt\n    updatedAt\n    lastScanId\n    lastScanStatus\n  }\n": types.RepositoryFieldsFragmentDoc,
     "\n  mutation DeleteRepository($id: ID!) {\n    deleteRepository(id: $id)\n  }\n": types.DeleteRepositoryDocument,
     "\n  mutation UploadRepository($input: UploadRepositoryInput!) {\n    uploadRepository(input: $input) {\n      ...RepositoryFields\n    }\n  }\n": types.UploadRepositoryDocument,
     "\n  query Repositories {\n    repositories {\n      ...RepositoryFields\n    }\n  }\n": types.RepositoriesDocument,
     "\n  query Repository($id: ID!) {\n    repository(id: $id) {\n      ...RepositoryFields\n    }\n  }\n": types.RepositoryDocument,
+    "\n  fragment RulesetFields on Ruleset {\n    id\n    name\n    description\n    rulesText\n    createdBy\n    updatedAt\n    repositories {\n      id\n      repoName\n      branchName\n    }\n  }\n": types.RulesetFieldsFragmentDoc,
+    "\n  mutation CreateRuleset($input: CreateRulesetInput!) {\n    createRuleset(input: $input) {\n      ...RulesetFields\n    }\n  }\n": types.CreateRulesetDocument,
+    "\n  mutation DeleteRuleset($id: ID!) {\n    deleteRuleset(id: $id)\n  }\n": types.DeleteRulesetDocument,
+    "\n  mutation UpdateRuleset($id: ID!, $input: UpdateRulesetInput!) {\n    updateRuleset(id: $id, input: $input) {\n      ...RulesetFields\n    }\n  }\n": types.UpdateRulesetDocument,
+    "\n  query LinkableRepositories {\n    repositories {\n      id\n      repoName\n      branchName\n    }\n  }\n": types.LinkableRepositoriesDocument,
+    "\n  query Ruleset($id: ID!) {\n    ruleset(id: $id) {\n      ...RulesetFields\n    }\n    repositories {\n      id\n      repoName\n      branchName\n    }\n  }\n": types.RulesetDocument,
+    "\n  query Rulesets {\n    rulesets {\n      ...RulesetFields\n    }\n  }\n": types.RulesetsDocument,
     "\n  fragment ScanFields on Scan {\n    id\n    repoId\n    repoName\n    branchName\n    status\n    scanType\n    activeModels\n    progress\n    filesScanned\n    filesTotal\n    issuesCount\n    error\n    createdBy\n    createdAt\n    startedAt\n    completedAt\n  }\n": types.ScanFieldsFragmentDoc,
     "\n  mutation CreateScan($repoId: ID!, $input: CreateScanInput) {\n    createScan(repoId: $repoId, input: $input) {\n      ...ScanFields\n    }\n  }\n": types.CreateScanDocument,
     "\n  mutation StopScan($id: ID!) {\n    stopScan(id: $id) {\n      message\n      status\n    }\n  }\n": types.StopScanDocument,
@@ -54,6 +86,42 @@ const documents: Documents = {
     "\n  query SignInCheck {\n    __typename\n  }\n": types.SignInCheckDocument,
 };
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query RepositoryScanCounts($repoId: ID!, $limit: Int! = 30) {\n    scans(repoId: $repoId, status: COMPLETED, limit: $limit) {\n      id\n      createdAt\n      issueCounts {\n        total\n        newCount\n        fixedCount\n        bySeverity {\n          severity\n          count\n        }\n      }\n    }\n  }\n"): typeof import('./graphql.ts').RepositoryScanCountsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query RepositorySummaryView($id: ID!) {\n    repository(id: $id) {\n      id\n      repoName\n      branchName\n      summary {\n        architecturePattern\n        authLogicSummary\n        trustBoundaries\n        businessLogicFlows\n        crossFileDependencies\n        securityContext\n        dataFlowAnalysis\n        updatedAt\n      }\n    }\n  }\n"): typeof import('./graphql.ts').RepositorySummaryViewDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment IssueNoteFields on IssueNote {\n    text\n    author\n    createdAt\n  }\n"): typeof import('./graphql.ts').IssueNoteFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment IssueRowFields on Issue {\n    id\n    title\n    severity\n    category\n    ruleId\n    filePath\n    lineNumber\n    repoId\n    repoName\n    scanId\n    baselineState\n    falsePositive\n    exploitable\n    createdAt\n  }\n"): typeof import('./graphql.ts').IssueRowFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation BulkUpdateIssues($input: BulkUpdateIssuesInput!) {\n    bulkUpdateIssues(input: $input) {\n      updatedCount\n      failedCount\n      failedIssues {\n        issueId\n        error\n      }\n      updatedIssues {\n        ...IssueRowFields\n      }\n    }\n  }\n"): typeof import('./graphql.ts').BulkUpdateIssuesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateIssue($id: ID!, $input: UpdateIssueInput!) {\n    updateIssue(id: $id, input: $input) {\n      ...IssueRowFields\n      notes {\n        ...IssueNoteFields\n      }\n    }\n  }\n"): typeof import('./graphql.ts').UpdateIssueDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Issue($id: ID!) {\n    issue(id: $id) {\n      ...IssueRowFields\n      description\n      explanation\n      columnStart\n      columnEnd\n      confidence\n      cvssScore\n      cweIds\n      owaspCategory\n      tags\n      modelUsed\n      remediation\n      remediationCode\n      firstSeenAt\n      scanCreatedAt\n      codeLines {\n        number\n        text\n        inMatch\n      }\n      references {\n        kind\n        id\n        title\n        url\n      }\n      trace {\n        sanitized\n        source {\n          filePath\n          lineNumber\n          code\n          note\n          kind\n        }\n        steps {\n          filePath\n          lineNumber\n          code\n          note\n        }\n        sink {\n          filePath\n          lineNumber\n          code\n          note\n          kind\n        }\n      }\n      notes {\n        ...IssueNoteFields\n      }\n    }\n  }\n"): typeof import('./graphql.ts').IssueDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query IssueFilterChoices {\n    repositories {\n      id\n      repoName\n      branchName\n    }\n    issuesSummary {\n      issuesByCategory\n    }\n  }\n"): typeof import('./graphql.ts').IssueFilterChoicesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Issues($filter: IssueFilter, $sort: IssueSort, $page: Int! = 1, $perPage: Int! = 25) {\n    issues(filter: $filter, sort: $sort, page: $page, perPage: $perPage) {\n      total\n      page\n      perPage\n      totalPages\n      issues {\n        ...IssueRowFields\n      }\n    }\n  }\n"): typeof import('./graphql.ts').IssuesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -74,6 +142,34 @@ export function graphql(source: "\n  query Repositories {\n    repositories {\n 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query Repository($id: ID!) {\n    repository(id: $id) {\n      ...RepositoryFields\n    }\n  }\n"): typeof import('./graphql.ts').RepositoryDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment RulesetFields on Ruleset {\n    id\n    name\n    description\n    rulesText\n    createdBy\n    updatedAt\n    repositories {\n      id\n      repoName\n      branchName\n    }\n  }\n"): typeof import('./graphql.ts').RulesetFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateRuleset($input: CreateRulesetInput!) {\n    createRuleset(input: $input) {\n      ...RulesetFields\n    }\n  }\n"): typeof import('./graphql.ts').CreateRulesetDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteRuleset($id: ID!) {\n    deleteRuleset(id: $id)\n  }\n"): typeof import('./graphql.ts').DeleteRulesetDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateRuleset($id: ID!, $input: UpdateRulesetInput!) {\n    updateRuleset(id: $id, input: $input) {\n      ...RulesetFields\n    }\n  }\n"): typeof import('./graphql.ts').UpdateRulesetDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query LinkableRepositories {\n    repositories {\n      id\n      repoName\n      branchName\n    }\n  }\n"): typeof import('./graphql.ts').LinkableRepositoriesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Ruleset($id: ID!) {\n    ruleset(id: $id) {\n      ...RulesetFields\n    }\n    repositories {\n      id\n      repoName\n      branchName\n    }\n  }\n"): typeof import('./graphql.ts').RulesetDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Rulesets {\n    rulesets {\n      ...RulesetFields\n    }\n  }\n"): typeof import('./graphql.ts').RulesetsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

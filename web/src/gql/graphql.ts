@@ -5,6 +5,33 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/**
+ * An issue against the previous completed scan of its repository when its scan stored it
+ * (REST `baseline_state`: new, unchanged). Every issue of a repository's first scan is NEW.
+ */
+export type BaselineState =
+  /** its fingerprint was not in the previous completed scan */
+  | 'NEW'
+  /** its fingerprint was in the previous completed scan (triage carried over from it) */
+  | 'UNCHANGED';
+
+export type BulkUpdateIssuesInput = {
+  exploitable?: boolean | null | undefined;
+  falsePositive?: boolean | null | undefined;
+  /** 1 to 100 issue ids */
+  issueIds: Array<string>;
+  /** at most 1000 characters, appended as a note to every updated issue */
+  notes?: string | null | undefined;
+  severity?: Severity | null | undefined;
+};
+
+export type CreateRulesetInput = {
+  description?: string | null | undefined;
+  name: string;
+  repoIds?: Array<string> | null | undefined;
+  rulesText: string;
+};
+
 export type CreateScanInput = {
   /** analyzers to run (sast, secrets, dataflow); default: all of the scan type's */
   activeModels?: Array<string> | null | undefined;
@@ -12,11 +39,56 @@ export type CreateScanInput = {
   scanType?: ScanType | null | undefined;
 };
 
+/** Which issues to list by triage state (REST `false_positive`: 0, 1, 2). */
+export type FalsePositiveFilter =
+  /** issues not marked false positive (REST 0 or false) */
+  | 'NO'
+  /** issues not yet triaged: not a false positive and exploitable not set (REST 2) */
+  | 'REVIEW'
+  /** issues marked false positive (REST 1 or true) */
+  | 'YES';
+
+export type IssueFilter = {
+  baselineState?: BaselineState | null | undefined;
+  category?: Array<string> | null | undefined;
+  createdAfter?: string | null | undefined;
+  createdBefore?: string | null | undefined;
+  falsePositive?: FalsePositiveFilter | null | undefined;
+  /** partial match */
+  filePath?: string | null | undefined;
+  /** only issues of each repository's latest completed scan (the current state of the code); ANDed with scanId */
+  latest?: boolean | null | undefined;
+  repoId?: string | null | undefined;
+  scanId?: string | null | undefined;
+  severity?: Array<Severity> | null | undefined;
+};
+
+/** The order of an issue list. Issues equal on the field keep the default order: newest first. */
+export type IssueSort = {
+  direction: SortDirection;
+  field: IssueSortField;
+};
+
+export type IssueSortField =
+  | 'CATEGORY'
+  /** when the issue was stored */
+  | 'CREATED_AT'
+  /** file path, then line number */
+  | 'FILE_PATH'
+  | 'RULE_ID'
+  /** by rank: DESC puts critical first */
+  | 'SEVERITY'
+  | 'TITLE';
+
 export type LogLevel =
   | 'DEBUG'
   | 'ERROR'
   | 'INFO'
   | 'WARNING';
+
+export type ReferenceKind =
+  | 'CWE'
+  | 'OWASP';
 
 export type ScanEventKind =
   /** the scan has new log entries */
@@ -38,12 +110,94 @@ export type ScanType =
   | 'QUICK'
   | 'SECRETS';
 
+export type Severity =
+  | 'CRITICAL'
+  | 'HIGH'
+  | 'INFO'
+  | 'LOW'
+  | 'MEDIUM';
+
+export type SortDirection =
+  | 'ASC'
+  | 'DESC';
+
+export type UpdateIssueInput = {
+  exploitable?: boolean | null | undefined;
+  falsePositive?: boolean | null | undefined;
+  /** appended as a note by the caller */
+  notes?: string | null | undefined;
+  severity?: Severity | null | undefined;
+};
+
+export type UpdateRulesetInput = {
+  description?: string | null | undefined;
+  name?: string | null | undefined;
+  repoIds?: Array<string> | null | undefined;
+  rulesText?: string | null | undefined;
+};
+
 export type UploadRepositoryInput = {
   branchName: string;
   /** a zip archive of the repository */
   file: File;
   repoName: string;
 };
+
+export type RepositoryScanCountsQueryVariables = Exact<{
+  repoId: string;
+  limit?: number;
+}>;
+
+
+export type RepositoryScanCountsQuery = { scans: Array<{ id: string, createdAt: string, issueCounts: { total: number, newCount: number, fixedCount: number, bySeverity: Array<{ severity: Severity, count: number }> } | null }> };
+
+export type RepositorySummaryViewQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RepositorySummaryViewQuery = { repository: { id: string, repoName: string, branchName: string, summary: { architecturePattern: string, authLogicSummary: string, trustBoundaries: unknown, businessLogicFlows: unknown, crossFileDependencies: unknown, securityContext: string, dataFlowAnalysis: unknown, updatedAt: string } | null } };
+
+export type IssueNoteFieldsFragment = { text: string, author: string, createdAt: string };
+
+export type IssueRowFieldsFragment = { id: string, title: string, severity: Severity, category: string, ruleId: string, filePath: string, lineNumber: number, repoId: string, repoName: string, scanId: string, baselineState: BaselineState, falsePositive: boolean, exploitable: boolean | null, createdAt: string };
+
+export type BulkUpdateIssuesMutationVariables = Exact<{
+  input: BulkUpdateIssuesInput;
+}>;
+
+
+export type BulkUpdateIssuesMutation = { bulkUpdateIssues: { updatedCount: number, failedCount: number, failedIssues: Array<{ issueId: string, error: string }>, updatedIssues: Array<{ id: string, title: string, severity: Severity, category: string, ruleId: string, filePath: string, lineNumber: number, repoId: string, repoName: string, scanId: string, baselineState: BaselineState, falsePositive: boolean, exploitable: boolean | null, createdAt: string }> } };
+
+export type UpdateIssueMutationVariables = Exact<{
+  id: string;
+  input: UpdateIssueInput;
+}>;
+
+
+export type UpdateIssueMutation = { updateIssue: { id: string, title: string, severity: Severity, category: string, ruleId: string, filePath: string, lineNumber: number, repoId: string, repoName: string, scanId: string, baselineState: BaselineState, falsePositive: boolean, exploitable: boolean | null, createdAt: string, notes: Array<{ text: string, author: string, createdAt: string }> } };
+
+export type IssueQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type IssueQuery = { issue: { description: string | null, explanation: string | null, columnStart: number | null, columnEnd: number | null, confidence: number | null, cvssScore: number | null, cweIds: Array<string>, owaspCategory: string | null, tags: Array<string>, modelUsed: string | null, remediation: string | null, remediationCode: string | null, firstSeenAt: string, scanCreatedAt: string, id: string, title: string, severity: Severity, category: string, ruleId: string, filePath: string, lineNumber: number, repoId: string, repoName: string, scanId: string, baselineState: BaselineState, falsePositive: boolean, exploitable: boolean | null, createdAt: string, codeLines: Array<{ number: number, text: string, inMatch: boolean }>, references: Array<{ kind: ReferenceKind, id: string, title: string | null, url: string | null }>, trace: { sanitized: boolean, source: { filePath: string, lineNumber: number, code: string, note: string, kind: string }, steps: Array<{ filePath: string, lineNumber: number, code: string, note: string }>, sink: { filePath: string, lineNumber: number, code: string, note: string, kind: string } } | null, notes: Array<{ text: string, author: string, createdAt: string }> } };
+
+export type IssueFilterChoicesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type IssueFilterChoicesQuery = { repositories: Array<{ id: string, repoName: string, branchName: string }>, issuesSummary: { issuesByCategory: unknown } };
+
+export type IssuesQueryVariables = Exact<{
+  filter?: IssueFilter | null | undefined;
+  sort?: IssueSort | null | undefined;
+  page?: number;
+  perPage?: number;
+}>;
+
+
+export type IssuesQuery = { issues: { total: number, page: number, perPage: number, totalPages: number, issues: Array<{ id: string, title: string, severity: Severity, category: string, ruleId: string, filePath: string, lineNumber: number, repoId: string, repoName: string, scanId: string, baselineState: BaselineState, falsePositive: boolean, exploitable: boolean | null, createdAt: string }> } };
 
 export type RepositoryFieldsFragment = { id: string, repoName: string, branchName: string, sizeBytes: number, fileCount: number, languages: unknown, createdBy: string, createdAt: string, updatedAt: string, lastScanId: string | null, lastScanStatus: ScanStatus | null };
 
@@ -72,6 +226,47 @@ export type RepositoryQueryVariables = Exact<{
 
 
 export type RepositoryQuery = { repository: { id: string, repoName: string, branchName: string, sizeBytes: number, fileCount: number, languages: unknown, createdBy: string, createdAt: string, updatedAt: string, lastScanId: string | null, lastScanStatus: ScanStatus | null } };
+
+export type RulesetFieldsFragment = { id: string, name: string, description: string, rulesText: string, createdBy: string, updatedAt: string, repositories: Array<{ id: string, repoName: string, branchName: string }> };
+
+export type CreateRulesetMutationVariables = Exact<{
+  input: CreateRulesetInput;
+}>;
+
+
+export type CreateRulesetMutation = { createRuleset: { id: string, name: string, description: string, rulesText: string, createdBy: string, updatedAt: string, repositories: Array<{ id: string, repoName: string, branchName: string }> } };
+
+export type DeleteRulesetMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteRulesetMutation = { deleteRuleset: boolean };
+
+export type UpdateRulesetMutationVariables = Exact<{
+  id: string;
+  input: UpdateRulesetInput;
+}>;
+
+
+export type UpdateRulesetMutation = { updateRuleset: { id: string, name: string, description: string, rulesText: string, createdBy: string, updatedAt: string, repositories: Array<{ id: string, repoName: string, branchName: string }> } };
+
+export type LinkableRepositoriesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type LinkableRepositoriesQuery = { repositories: Array<{ id: string, repoName: string, branchName: string }> };
+
+export type RulesetQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RulesetQuery = { ruleset: { id: string, name: string, description: string, rulesText: string, createdBy: string, updatedAt: string, repositories: Array<{ id: string, repoName: string, branchName: string }> }, repositories: Array<{ id: string, repoName: string, branchName: string }> };
+
+export type RulesetsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RulesetsQuery = { rulesets: Array<{ id: string, name: string, description: string, rulesText: string, createdBy: string, updatedAt: string, repositories: Array<{ id: string, repoName: string, branchName: string }> }> };
 
 export type ScanFieldsFragment = { id: string, repoId: string, repoName: string, branchName: string, status: ScanStatus, scanType: ScanType, activeModels: Array<string>, progress: number, filesScanned: number, filesTotal: number, issuesCount: number, error: string | null, createdBy: string, createdAt: string, startedAt: string | null, completedAt: string | null };
 
@@ -167,6 +362,31 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
+export const IssueNoteFieldsFragmentDoc = new TypedDocumentString(`
+    fragment IssueNoteFields on IssueNote {
+  text
+  author
+  createdAt
+}
+    `, {"fragmentName":"IssueNoteFields"}) as unknown as TypedDocumentString<IssueNoteFieldsFragment, unknown>;
+export const IssueRowFieldsFragmentDoc = new TypedDocumentString(`
+    fragment IssueRowFields on Issue {
+  id
+  title
+  severity
+  category
+  ruleId
+  filePath
+  lineNumber
+  repoId
+  repoName
+  scanId
+  baselineState
+  falsePositive
+  exploitable
+  createdAt
+}
+    `, {"fragmentName":"IssueRowFields"}) as unknown as TypedDocumentString<IssueRowFieldsFragment, unknown>;
 export const RepositoryFieldsFragmentDoc = new TypedDocumentString(`
     fragment RepositoryFields on Repository {
   id
@@ -182,6 +402,21 @@ export const RepositoryFieldsFragmentDoc = new TypedDocumentString(`
   lastScanStatus
 }
     `, {"fragmentName":"RepositoryFields"}) as unknown as TypedDocumentString<RepositoryFieldsFragment, unknown>;
+export const RulesetFieldsFragmentDoc = new TypedDocumentString(`
+    fragment RulesetFields on Ruleset {
+  id
+  name
+  description
+  rulesText
+  createdBy
+  updatedAt
+  repositories {
+    id
+    repoName
+    branchName
+  }
+}
+    `, {"fragmentName":"RulesetFields"}) as unknown as TypedDocumentString<RulesetFieldsFragment, unknown>;
 export const ScanFieldsFragmentDoc = new TypedDocumentString(`
     fragment ScanFields on Scan {
   id
@@ -202,6 +437,220 @@ export const ScanFieldsFragmentDoc = new TypedDocumentString(`
   completedAt
 }
     `, {"fragmentName":"ScanFields"}) as unknown as TypedDocumentString<ScanFieldsFragment, unknown>;
+export const RepositoryScanCountsDocument = new TypedDocumentString(`
+    query RepositoryScanCounts($repoId: ID!, $limit: Int! = 30) {
+  scans(repoId: $repoId, status: COMPLETED, limit: $limit) {
+    id
+    createdAt
+    issueCounts {
+      total
+      newCount
+      fixedCount
+      bySeverity {
+        severity
+        count
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<RepositoryScanCountsQuery, RepositoryScanCountsQueryVariables>;
+export const RepositorySummaryViewDocument = new TypedDocumentString(`
+    query RepositorySummaryView($id: ID!) {
+  repository(id: $id) {
+    id
+    repoName
+    branchName
+    summary {
+      architecturePattern
+      authLogicSummary
+      trustBoundaries
+      businessLogicFlows
+      crossFileDependencies
+      securityContext
+      dataFlowAnalysis
+      updatedAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<RepositorySummaryViewQuery, RepositorySummaryViewQueryVariables>;
+export const BulkUpdateIssuesDocument = new TypedDocumentString(`
+    mutation BulkUpdateIssues($input: BulkUpdateIssuesInput!) {
+  bulkUpdateIssues(input: $input) {
+    updatedCount
+    failedCount
+    failedIssues {
+      issueId
+      error
+    }
+    updatedIssues {
+      ...IssueRowFields
+    }
+  }
+}
+    fragment IssueRowFields on Issue {
+  id
+  title
+  severity
+  category
+  ruleId
+  filePath
+  lineNumber
+  repoId
+  repoName
+  scanId
+  baselineState
+  falsePositive
+  exploitable
+  createdAt
+}`) as unknown as TypedDocumentString<BulkUpdateIssuesMutation, BulkUpdateIssuesMutationVariables>;
+export const UpdateIssueDocument = new TypedDocumentString(`
+    mutation UpdateIssue($id: ID!, $input: UpdateIssueInput!) {
+  updateIssue(id: $id, input: $input) {
+    ...IssueRowFields
+    notes {
+      ...IssueNoteFields
+    }
+  }
+}
+    fragment IssueNoteFields on IssueNote {
+  text
+  author
+  createdAt
+}
+fragment IssueRowFields on Issue {
+  id
+  title
+  severity
+  category
+  ruleId
+  filePath
+  lineNumber
+  repoId
+  repoName
+  scanId
+  baselineState
+  falsePositive
+  exploitable
+  createdAt
+}`) as unknown as TypedDocumentString<UpdateIssueMutation, UpdateIssueMutationVariables>;
+export const IssueDocument = new TypedDocumentString(`
+    query Issue($id: ID!) {
+  issue(id: $id) {
+    ...IssueRowFields
+    description
+    explanation
+    columnStart
+    columnEnd
+    confidence
+    cvssScore
+    cweIds
+    owaspCategory
+    tags
+    modelUsed
+    remediation
+    remediationCode
+    firstSeenAt
+    scanCreatedAt
+    codeLines {
+      number
+      text
+      inMatch
+    }
+    references {
+      kind
+      id
+      title
+      url
+    }
+    trace {
+      sanitized
+      source {
+        filePath
+        lineNumber
+        code
+        note
+        kind
+      }
+      steps {
+        filePath
+        lineNumber
+        code
+        note
+      }
+      sink {
+        filePath
+        lineNumber
+        code
+        note
+        kind
+      }
+    }
+    notes {
+      ...IssueNoteFields
+    }
+  }
+}
+    fragment IssueNoteFields on IssueNote {
+  text
+  author
+  createdAt
+}
+fragment IssueRowFields on Issue {
+  id
+  title
+  severity
+  category
+  ruleId
+  filePath
+  lineNumber
+  repoId
+  repoName
+  scanId
+  baselineState
+  falsePositive
+  exploitable
+  createdAt
+}`) as unknown as TypedDocumentString<IssueQuery, IssueQueryVariables>;
+export const IssueFilterChoicesDocument = new TypedDocumentString(`
+    query IssueFilterChoices {
+  repositories {
+    id
+    repoName
+    branchName
+  }
+  issuesSummary {
+    issuesByCategory
+  }
+}
+    `) as unknown as TypedDocumentString<IssueFilterChoicesQuery, IssueFilterChoicesQueryVariables>;
+export const IssuesDocument = new TypedDocumentString(`
+    query Issues($filter: IssueFilter, $sort: IssueSort, $page: Int! = 1, $perPage: Int! = 25) {
+  issues(filter: $filter, sort: $sort, page: $page, perPage: $perPage) {
+    total
+    page
+    perPage
+    totalPages
+    issues {
+      ...IssueRowFields
+    }
+  }
+}
+    fragment IssueRowFields on Issue {
+  id
+  title
+  severity
+  category
+  ruleId
+  filePath
+  lineNumber
+  repoId
+  repoName
+  scanId
+  baselineState
+  falsePositive
+  exploitable
+  createdAt
+}`) as unknown as TypedDocumentString<IssuesQuery, IssuesQueryVariables>;
 export const DeleteRepositoryDocument = new TypedDocumentString(`
     mutation DeleteRepository($id: ID!) {
   deleteRepository(id: $id)
@@ -264,6 +713,101 @@ export const RepositoryDocument = new TypedDocumentString(`
   lastScanId
   lastScanStatus
 }`) as unknown as TypedDocumentString<RepositoryQuery, RepositoryQueryVariables>;
+export const CreateRulesetDocument = new TypedDocumentString(`
+    mutation CreateRuleset($input: CreateRulesetInput!) {
+  createRuleset(input: $input) {
+    ...RulesetFields
+  }
+}
+    fragment RulesetFields on Ruleset {
+  id
+  name
+  description
+  rulesText
+  createdBy
+  updatedAt
+  repositories {
+    id
+    repoName
+    branchName
+  }
+}`) as unknown as TypedDocumentString<CreateRulesetMutation, CreateRulesetMutationVariables>;
+export const DeleteRulesetDocument = new TypedDocumentString(`
+    mutation DeleteRuleset($id: ID!) {
+  deleteRuleset(id: $id)
+}
+    `) as unknown as TypedDocumentString<DeleteRulesetMutation, DeleteRulesetMutationVariables>;
+export const UpdateRulesetDocument = new TypedDocumentString(`
+    mutation UpdateRuleset($id: ID!, $input: UpdateRulesetInput!) {
+  updateRuleset(id: $id, input: $input) {
+    ...RulesetFields
+  }
+}
+    fragment RulesetFields on Ruleset {
+  id
+  name
+  description
+  rulesText
+  createdBy
+  updatedAt
+  repositories {
+    id
+    repoName
+    branchName
+  }
+}`) as unknown as TypedDocumentString<UpdateRulesetMutation, UpdateRulesetMutationVariables>;
+export const LinkableRepositoriesDocument = new TypedDocumentString(`
+    query LinkableRepositories {
+  repositories {
+    id
+    repoName
+    branchName
+  }
+}
+    `) as unknown as TypedDocumentString<LinkableRepositoriesQuery, LinkableRepositoriesQueryVariables>;
+export const RulesetDocument = new TypedDocumentString(`
+    query Ruleset($id: ID!) {
+  ruleset(id: $id) {
+    ...RulesetFields
+  }
+  repositories {
+    id
+    repoName
+    branchName
+  }
+}
+    fragment RulesetFields on Ruleset {
+  id
+  name
+  description
+  rulesText
+  createdBy
+  updatedAt
+  repositories {
+    id
+    repoName
+    branchName
+  }
+}`) as unknown as TypedDocumentString<RulesetQuery, RulesetQueryVariables>;
+export const RulesetsDocument = new TypedDocumentString(`
+    query Rulesets {
+  rulesets {
+    ...RulesetFields
+  }
+}
+    fragment RulesetFields on Ruleset {
+  id
+  name
+  description
+  rulesText
+  createdBy
+  updatedAt
+  repositories {
+    id
+    repoName
+    branchName
+  }
+}`) as unknown as TypedDocumentString<RulesetsQuery, RulesetsQueryVariables>;
 export const CreateScanDocument = new TypedDocumentString(`
     mutation CreateScan($repoId: ID!, $input: CreateScanInput) {
   createScan(repoId: $repoId, input: $input) {

@@ -8,8 +8,9 @@ import { ErrorBanner } from '../components/ErrorBanner.tsx'
 import { formatBytes, formatDateTime } from '../components/format.ts'
 import { PageLayout } from '../components/PageLayout.tsx'
 import { ScansTable, withLiveChanges } from '../components/ScansTable.tsx'
+import { SeverityChart } from '../components/SeverityChart.tsx'
 import type { RepositoryScansQuery as RepositoryScansResult, ScanFieldsFragment, ScanType } from '../gql/graphql.ts'
-import { useRouter } from '../router.tsx'
+import { Link, useRouter } from '../router.tsx'
 
 export function RepositoryView({ id }: { id: string }) {
   const repository = useQuery(RepositoryQuery, { id })
@@ -24,7 +25,7 @@ export function RepositoryView({ id }: { id: string }) {
 
   const shown = repository.data?.repository
   return (
-    <PageLayout title={shown ? shown.repoName : 'Repository'} subtitle={shown && `Branch ${shown.branchName}`}>
+    <PageLayout title={shown ? shown.repoName : 'Repository'} subtitle={shown && `Branch ${shown.branchName}`} actions={<Link to={`/repositories/${id}/summary`}>Repository summary</Link>}>
       <ErrorBanner error={repository.error} />
       {shown && (
         <dl className="facts">
@@ -56,6 +57,7 @@ export function RepositoryView({ id }: { id: string }) {
         <ErrorBanner error={scans.error} />
         {scans.data && <ScansTable scans={withLiveChanges(scans.data.scans, changes)} empty="No scans yet: start one above." />}
       </section>
+      <SeverityChart repoId={id} />
     </PageLayout>
   )
 }
