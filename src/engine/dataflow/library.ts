@@ -31,12 +31,12 @@ export const LIBRARY_SOURCES_MODES: readonly LibrarySources[] = ['auto', 'always
 
 /**
  * What a caller's data can do harm in when the caller is a program, not an attacker: run a
- * command or code, reach a file, build a query, pollute a prototype. Kinds such as logs, HTML or
- * redirects depend on where the caller sends the result; a regular expression built from an
- * argument is what glob and pattern libraries are for (ReDoS on input a regex runs over is
- * another sink).
+ * command or code, reach a file, build a query, pollute a prototype shared by other objects, make
+ * a regular expression backtrack. Kinds such as logs, HTML or redirects depend on where the caller
+ * sends the result; a regular expression built from an argument is what glob and pattern
+ * libraries are for (`regex`), unlike a fixed one run over the argument (`backtracking`).
  */
-const LIBRARY_SINK_KINDS: ReadonlySet<string> = new Set<SinkKind | 'prototype-pollution'>(['command', 'code', 'path', 'sql', 'prototype-pollution'])
+const LIBRARY_SINK_KINDS: ReadonlySet<string> = new Set<SinkKind>(['command', 'code', 'path', 'sql', 'prototype', 'backtracking'])
 
 /**
  * An argument named for what the sink takes is the API's contract, not an injection: `readFile(file)`,
@@ -226,6 +226,8 @@ export function recordLibraryPaths(engine: Engine, exported: ExportedFunction): 
   if (!summary) return
   for (const { fact, hit, safe } of summary.sinks) {
     if (fact.origin.type !== 'param' || fact.origin.index < 0 || !LIBRARY_SINK_KINDS.has(hit.spec.kind)) continue
+    // A caller's keys written once into an object change that object only (pollution.ts).
+    if (hit.spec.kind === 'prototype' && !hit.spec.sharedPrototype) continue
     const param = exported.fn.params[fact.origin.index]
     if (!param) continue
     if (isContract(hit.spec.kind, [param.name ?? '', ...fact.origin.path.split('.')])) continue

@@ -333,6 +333,11 @@ export interface SinkSpec {
    * elsewhere.
    */
   readonly safePrefix?: string
+  /**
+   * A prototype-pollution sink that can reach a prototype other objects share (pollution.ts): a
+   * nested write, a write into an object reached by an untrusted key, a recursive merge.
+   */
+  readonly sharedPrototype?: boolean
 }
 
 export interface SanitizerSpec {
