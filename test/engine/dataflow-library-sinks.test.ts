@@ -111,6 +111,14 @@ describe('ReDoS through an exported function', () => {
     expect(findings[0]?.description).toMatch(/2nd degree polynomial backtracking, e\.g\. on /)
   })
 
+  it('is not reported on a named field of an argument: an object graph the package keeps more often than caller text', async () => {
+    expect(await reported("function rawAfter(node) {\n  return node.raws.after.replace(/\\s+$/, '')\n}\n\nmodule.exports = { rawAfter }\n")).toEqual([])
+  })
+
+  it('is reported on an element of an argument', async () => {
+    expect(await reported("function firstTrimmed(lines) {\n  return lines[0].replace(/\\s+$/, '')\n}\n\nmodule.exports = { firstTrimmed }\n")).toEqual(['2 redos'])
+  })
+
   it('is not reported for a regex that runs in linear time', async () => {
     expect(await reported("function trimEnd(text) {\n  return text.replace(/[ \\t]$/, '')\n}\n\nmodule.exports = { trimEnd }\n")).toEqual([])
   })

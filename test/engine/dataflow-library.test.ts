@@ -76,6 +76,27 @@ describe('exported functions of a library package', () => {
     expect(reported(findings)).toEqual([])
   })
 
+  it('leaves an options field named for the program to run (exec, program)', async () => {
+    const findings = await scan({
+      'package.json': LIBRARY_PACKAGE,
+      'index.js': "const cp = require('child_process')\nexports.notify = (message, options) => cp.spawn(options.exec, [message])\nexports.run = (program, args) => cp.spawn(program, args)\n",
+    })
+    expect(reported(findings)).toEqual([])
+  })
+
+  it('reads the program of an argument list from its first position, which appends leave in place', async () => {
+    const notify = (first: string) =>
+      `const { spawn } = require('child_process')\nfunction notify(message, options) {\n  const args = [${first}]\n  if (options.priority) args.push('--priority', options.priority)\n  if (options.title) args.push(options.title)\n  args.push(message)\n  const program = args.shift()\n  return spawn(program, args)\n}\nmodule.exports = notify\n`
+    expect(reported(await scan({ 'package.json': LIBRARY_PACKAGE, 'index.js': notify("'notify-send'") }))).toEqual([])
+    expect(reported(await scan({ 'package.json': LIBRARY_PACKAGE, 'index.js': notify('options.title') }))).toEqual(['index.js:8 command-injection'])
+  })
+
+  it('takes JSON.stringify as the escaping of text compiled into code: its result is a string literal', async () => {
+    const compile = (quoted: string) => `function compile(format) {\n  const body = 'return ' + ${quoted}\n  return new Function('tokens', body)\n}\nmodule.exports = { compile }\n`
+    expect(reported(await scan({ 'package.json': LIBRARY_PACKAGE, 'index.js': compile('JSON.stringify(format)') }))).toEqual([])
+    expect(reported(await scan({ 'package.json': LIBRARY_PACKAGE, 'index.js': compile(`'"' + format.replace(/"/g, '\\\\"') + '"'`) }))).toEqual(['index.js:3 code-injection'])
+  })
+
   it('leaves functions the package does not export, and sink kinds that depend on the caller', async () => {
     const findings = await scan({
       'package.json': LIBRARY_PACKAGE,

@@ -13,7 +13,7 @@ import type { CallContext } from './call-context.ts'
 import type { CompiledRejection } from './catalog.ts'
 import type { Engine, ParamSink, SinkHit, Summary } from './engine.ts'
 import { ENGINE_LIMITS } from './engine.ts'
-import { bag, exactLength, inexact, listAppend, listExtend, listInsert, listOf, listRemoveAt, listRemoveValue, listSet, listSplice, positionKey } from './collections.ts'
+import { bag, exactLength, inexact, listAppend, listExtend, listInsert, listOf, listRemoveAt, listRemoveValue, listSet, listShiftKnownFirst, listSplice, positionKey } from './collections.ts'
 import { concatChoices, concatPrefix, foldBinary, foldStringMethod, foldToString, templatePrefix } from './fold.ts'
 import { checkAlgorithm, configRead, springFieldValue, springValue } from './crypto.ts'
 import { lastSegment } from './glob.ts'
@@ -1003,6 +1003,11 @@ export class FunctionRun {
         default:
           return null
       }
+    }
+    const shifted = ['shift', 'removeFirst', 'pollFirst', 'poll'].includes(method) && values.length === 0 ? listShiftKnownFirst(receiver) : null
+    if (shifted) {
+      store(shifted.list)
+      return shifted.removed
     }
     // A map (or a list whose length is unknown): removing a constant key clears it; removing by
     // position or an unknown key leaves a bag.

@@ -45,7 +45,7 @@ const LIBRARY_SINK_KINDS: ReadonlySet<string> = new Set<SinkKind>(['command', 'c
  */
 const CONTRACT_NAMES: Partial<Record<string, RegExp>> = {
   path: /path|file|dir|folder|dest|src|cwd|root|start|cache|location|target|pattern|glob/i,
-  command: /^(?:cmd|command|commands|args|argv|file|bin|exe|executable|shell|script)s?$/i,
+  command: /^(?:cmd|command|commands|args|argv|file|bin|exe|exec|executable|program|shell|script)s?$/i,
   code: /code|expr|script|source|src|fn|func|template|body/i,
   sql: /sql|query|statement|stmt|raw/i,
 }
@@ -228,12 +228,22 @@ export function recordLibraryPaths(engine: Engine, exported: ExportedFunction): 
     if (fact.origin.type !== 'param' || fact.origin.index < 0 || !LIBRARY_SINK_KINDS.has(hit.spec.kind)) continue
     // A caller's keys written once into an object change that object only (pollution.ts).
     if (hit.spec.kind === 'prototype' && !hit.spec.sharedPrototype) continue
+    if (hit.spec.kind === 'backtracking' && !isCallerText(fact.origin.path)) continue
     const param = exported.fn.params[fact.origin.index]
     if (!param) continue
     if (isContract(hit.spec.kind, [param.name ?? '', ...fact.origin.path.split('.')])) continue
     if (hit.spec.kind === 'sql' && !DATABASE_CLIENT.test(engine.unitOf(hit.site.path).text)) continue
     engine.record(libraryFact(fact, exported, param.name ?? `#${fact.origin.index + 1}`, param.site), hit, safe)
   }
+}
+
+/**
+ * A regex runs on what the caller passed when it runs on the argument or an element of it (`args[0]`,
+ * a `split` part); on a named field (`root.raws.before`, `config.rawName`) it runs on an object
+ * graph the package built or keeps, more often than on a caller's text.
+ */
+function isCallerText(fieldPath: string): boolean {
+  return fieldPath.split('.').every((segment) => segment === '' || /^-?\d+$/.test(segment))
 }
 
 function isContract(kind: string, names: readonly string[]): boolean {
