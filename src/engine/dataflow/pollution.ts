@@ -71,11 +71,12 @@ const descending = new WeakMap<FunctionDef, ReadonlySet<string>>()
 
 /**
  * Whether a function hands an object it reached by a computed key of `written` (an access path:
- * `target`, `this`) to another call as the first of several arguments: `merge(target[key],
- * source[key])`, `var sub = this[key]; mixin(sub, val)`. That is how recursive merges descend
- * into the object they write; a predicate (`isObject(target[key])`) takes one argument, and a
- * walk over the source only (`step(source[key], ...)` writing into a fresh result) reaches
- * nothing shared.
+ * `target`, `this`) to another call as its first argument, beside one reached by a computed key
+ * of another object: `merge(target[key], source[key])`, `var sub = target[key], val = src[key];
+ * extend(sub, val)`. That is how recursive merges descend into the object they write; a
+ * predicate (`isObject(target[key])`) or a callback given an entry (`dispose(list[i], key)`)
+ * merges nothing into it, and a walk over the source only (`step(source[key], ...)` writing into
+ * a fresh result) reaches nothing shared.
  */
 export function descendsByKey(fn: FunctionDef, written: string): boolean {
   let known = descending.get(fn)
@@ -173,12 +174,11 @@ function descentsOf(body: readonly Stmt[]): ReadonlySet<string> {
     }
   }
   visit(body, 0)
+  const parentOf = (expr: Expr | undefined): string | null => (expr ? (computedIndexOf(expr) ?? (expr.t === 'name' ? (reached.get(expr.name) ?? null) : null)) : null)
   const parents = new Set<string>()
   for (const call of calls) {
-    const first = call.args[0]?.value
-    if (call.args.length < 2 || !first) continue
-    const parent = computedIndexOf(first) ?? (first.t === 'name' ? reached.get(first.name) : undefined)
-    if (parent) parents.add(parent)
+    const target = parentOf(call.args[0]?.value)
+    if (target !== null && call.args.slice(1).some((arg) => ![null, target].includes(parentOf(arg.value)))) parents.add(target)
   }
   return parents
 }
