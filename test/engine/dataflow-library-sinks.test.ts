@@ -98,6 +98,10 @@ describe('prototype pollution through an exported function', () => {
       "function flatten(object, prefix) {\n  const result = {}\n  for (const key of Object.keys(object)) {\n    const value = object[key]\n    if (value && typeof value === 'object') Object.assign(result, flatten(value, prefix + key + '.'))\n    else result[prefix + key] = value\n  }\n  return result\n}\nmodule.exports = flatten\n",
     ],
     [
+      "configurations combined by the caller's functions",
+      'function combine(configs, combiners) {\n  const result = {}\n  for (const config of configs) {\n    for (const key of Object.keys(config)) {\n      const current = result[key]\n      result[key] = current === undefined ? config[key] : combiners[key](current, config[key])\n    }\n  }\n  return result\n}\nmodule.exports = combine\n',
+    ],
+    [
       'a cache entry handed to a callback with its key',
       "class Cache {\n  constructor(onEvict) {\n    this.entries = {}\n    this.onEvict = onEvict\n  }\n  set(key, value) {\n    const old = this.entries[key]\n    if (old !== undefined) this.onEvict(old, key, 'set')\n    this.entries[key] = value\n  }\n}\nmodule.exports = Cache\n",
     ],

@@ -51,8 +51,12 @@ export function completeExclusion(value: Val, step: Step): Val {
   return cleanedWhere(value, (fact) => (fact.cleaned & both) === both, PROTOTYPE_BIT, step)
 }
 
-/** Whether a fact still counts at a write: a single write needs only `__proto__` excluded. */
+/**
+ * Whether a fact still counts at a write: a single write needs only `__proto__` excluded, and a
+ * parameter's `length` (`part = list.length` to append) is a number, no property name.
+ */
 export function countsAtWrite(fact: Fact, shared: boolean): boolean {
+  if (fact.origin.type === 'param' && fact.origin.path.split('.').at(-1) === 'length') return false
   return shared || (fact.cleaned & PROTO_EXCLUDED) === 0
 }
 
@@ -178,6 +182,8 @@ function descentsOf(body: readonly Stmt[]): ReadonlySet<string> {
   const parents = new Set<string>()
   for (const call of calls) {
     const target = parentOf(call.args[0]?.value)
+    // A function looked up by a key (`combine[key](current, value)`) is the caller's own merge.
+    if (call.callee.t === 'index') continue
     if (target !== null && call.args.slice(1).some((arg) => ![null, target].includes(parentOf(arg.value)))) parents.add(target)
   }
   return parents
