@@ -257,9 +257,12 @@ export class FunctionRun {
         return this.execTry(stmt, state)
       case 'block':
         return this.execBlock(stmt.body, state)
-      case 'function':
-        if (stmt.fn.name) state.vars.set(stmt.fn.name, val({ ref: { t: 'function', fn: stmt.fn, receiver: null } }))
+      case 'function': {
+        // Hoisted already: members given above the declaration's line (`f.helper = g`) stay.
+        const hoisted = stmt.fn.name ? state.vars.get(stmt.fn.name) : undefined
+        if (stmt.fn.name && !(hoisted?.ref?.t === 'function' && hoisted.ref.fn === stmt.fn)) state.vars.set(stmt.fn.name, val({ ref: { t: 'function', fn: stmt.fn, receiver: null } }))
         return state
+      }
       case 'class':
         if (stmt.cls.name) state.vars.set(stmt.cls.name, val({ ref: { t: 'class', cls: stmt.cls } }))
         this.checkSecretFields(stmt.cls, state)

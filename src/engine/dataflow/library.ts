@@ -175,13 +175,25 @@ export function exportedFunctions(engine: Engine, path: string): ExportedFunctio
   const unit = engine.program.unit(path)
   if (!unit) return []
   // The top level's run fills the ES export table.
-  engine.moduleState(unit)
+  const topLevel = engine.moduleState(unit).vars
   const found = new Map<string, ExportedFunction>()
   for (const name of new Set(['default', ...unit.esExports.keys()])) {
     const value = engine.exported(path, name)
-    if (value) collect(value, name === 'default' ? '' : name, 0, found, defaultName(path))
+    if (value) collect(withLaterFields(value, topLevel), name === 'default' ? '' : name, 0, found, defaultName(path))
   }
   return [...found.values()]
+}
+
+/**
+ * `module.exports = flatten; flatten.unflatten = unflatten`: the export took the function before
+ * the top level gave it members; the function's variable at the end of the top level has them.
+ */
+function withLaterFields(value: Val, topLevel: ReadonlyMap<string, Val>): Val {
+  const ref = value.ref
+  if (ref?.t !== 'function' || !ref.fn.name) return value
+  const later = topLevel.get(ref.fn.name)
+  if (later?.ref?.t !== 'function' || later.ref.fn !== ref.fn || !later.fields) return value
+  return { ...value, fields: new Map([...later.fields, ...(value.fields ?? [])]) }
 }
 
 /**
