@@ -69,6 +69,11 @@ describe('prototype pollution through an exported function', () => {
     expect(findings[0]?.explanation).toContain('argument `path` of exported function `assignPath` (index.js)')
   })
 
+  it('is reported at a path setter that calls itself on the sub-object', async () => {
+    const setter = "function setIn(obj, path, value) {\n  const keys = typeof path === 'string' ? path.split('.') : path\n  if (keys.length === 1) {\n    obj[keys[0]] = value\n    return obj\n  }\n  if (obj[keys[0]] === undefined) obj[keys[0]] = {}\n  return setIn(obj[keys[0]], keys.slice(1), value)\n}\nmodule.exports = { setIn }\n"
+    expect(await reported(setter)).toEqual(['4 prototype-pollution'])
+  })
+
   it('is reported at a recursive merge into the target', async () => {
     expect(await reported(deepMerge(''))).toEqual(['6 prototype-pollution'])
   })

@@ -45,6 +45,7 @@ describe('exported functions of a library package', () => {
     ['exports.name = fn', "exports.load = function (id) {\n  return fs.readFileSync(`data/${id}.json`)\n}\n", 'index.js:3 path-traversal'],
     ['an exported class method', "class Store {\n  read(name) {\n    return fs.readFileSync(name)\n  }\n}\nmodule.exports = Store\n", 'index.js:4 path-traversal'],
     ['a prototype method', "function Store() {}\nStore.prototype.read = function (name) {\n  return fs.readFileSync(name)\n}\nmodule.exports = Store\n", 'index.js:4 path-traversal'],
+    ['a UMD wrapper\'s factory', ";(function (root, factory) {\n  if (typeof module === 'object' && module.exports) module.exports = factory()\n  else root.store = factory()\n})(this, function () {\n  return { read: function (name) { return fs.readFileSync('data/' + name) } }\n})\n", 'index.js:6 path-traversal'],
     ['a member given to an exported function declared below', "module.exports = load\nload.raw = raw\nfunction load(id) {\n  return JSON.parse(fs.readFileSync('data/ids.json'))[id]\n}\nfunction raw(id) {\n  return fs.readFileSync('data/' + id)\n}\n", 'index.js:8 path-traversal'],
   ])('%s', async (_, body, expected) => {
     const findings = await scan({ 'package.json': LIBRARY_PACKAGE, 'index.js': `const fs = require('fs')\n${body}` })

@@ -19,7 +19,7 @@
 import { parentDir } from '../core/repo-paths.ts'
 import type { Engine, Summary } from './engine.ts'
 import { FunctionRun } from './interpreter.ts'
-import type { FunctionDef } from './ir.ts'
+import type { FunctionDef, Stmt } from './ir.ts'
 import type { SinkKind } from './kinds.ts'
 import type { FileInput } from './program.ts'
 import { makeFact, paramFact, val } from './values.ts'
@@ -181,7 +181,28 @@ export function exportedFunctions(engine: Engine, path: string): ExportedFunctio
     const value = engine.exported(path, name)
     if (value) collect(withLaterFields(value, topLevel), name === 'default' ? '' : name, 0, found, defaultName(path))
   }
+  if (found.size === 0) {
+    const factory = umdFactory(unit.top())
+    const made = factory ? engine.summaryOf(factory)?.returns : undefined
+    if (made) collect(made, '', 0, found, defaultName(path))
+  }
   return [...found.values()]
+}
+
+/**
+ * The factory of a UMD wrapper, `(function (root, factory) { ... module.exports = factory() ...
+ * })(this, function () { ...; return api })`: a top-level call of a function expression whose
+ * last argument is a function. What it returns is what the file exports; the wrapper's own
+ * assignment happens inside a call and does not reach the module's top level.
+ */
+function umdFactory(top: readonly Stmt[]): FunctionDef | null {
+  for (const stmt of top) {
+    const call = stmt.t === 'expr' ? stmt.expr : null
+    if (call?.t !== 'call' || call.callee.t !== 'function') continue
+    const last = call.args.at(-1)?.value
+    if (last?.t === 'function') return last.fn
+  }
+  return null
 }
 
 /**

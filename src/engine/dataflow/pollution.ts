@@ -76,8 +76,9 @@ const descending = new WeakMap<FunctionDef, ReadonlySet<string>>()
 /**
  * Whether a function hands an object it reached by a computed key of `written` (an access path:
  * `target`, `this`) to another call as its first argument, beside one reached by a computed key
- * of another object: `merge(target[key], source[key])`, `var sub = target[key], val = src[key];
- * extend(sub, val)`. That is how recursive merges descend into the object they write; a
+ * of another object (`merge(target[key], source[key])`, `var sub = target[key], val = src[key];
+ * extend(sub, val)`), or to itself (`set(obj[head], rest, value)`). That is how recursive merges
+ * and path setters descend into the object they write; a
  * predicate (`isObject(target[key])`) or a callback given an entry (`dispose(list[i], key)`)
  * merges nothing into it, and a walk over the source only (`step(source[key], ...)` writing into
  * a fresh result) reaches nothing shared.
@@ -85,14 +86,14 @@ const descending = new WeakMap<FunctionDef, ReadonlySet<string>>()
 export function descendsByKey(fn: FunctionDef, written: string): boolean {
   let known = descending.get(fn)
   if (known === undefined) {
-    known = descentsOf(fn.body())
+    known = descentsOf(fn.body(), fn.name)
     descending.set(fn, known)
   }
   return known.has(written)
 }
 
 /** The access paths whose sub-objects, reached by a computed key, a function hands on. */
-function descentsOf(body: readonly Stmt[]): ReadonlySet<string> {
+function descentsOf(body: readonly Stmt[], self: string | null): ReadonlySet<string> {
   const reached = new Map<string, string>()
   const calls: Array<Extract<Expr, { t: 'call' }>> = []
   const computedIndexOf = (expr: Expr): string | null => (expr.t === 'index' && expr.index.t !== 'literal' ? pathOf(expr.object) : null)
@@ -184,7 +185,10 @@ function descentsOf(body: readonly Stmt[]): ReadonlySet<string> {
     const target = parentOf(call.args[0]?.value)
     // A function looked up by a key (`combine[key](current, value)`) is the caller's own merge.
     if (call.callee.t === 'index') continue
-    if (target !== null && call.args.slice(1).some((arg) => ![null, target].includes(parentOf(arg.value)))) parents.add(target)
+    if (target === null) continue
+    // Calling itself on the target's sub-object walks it (`set(obj[head], rest, value)`).
+    const recursive = self !== null && call.callee.t === 'name' && call.callee.name === self
+    if (recursive || call.args.slice(1).some((arg) => ![null, target].includes(parentOf(arg.value)))) parents.add(target)
   }
   return parents
 }
