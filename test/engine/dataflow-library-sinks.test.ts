@@ -74,6 +74,13 @@ describe('prototype pollution through an exported function', () => {
     expect(await reported(setter)).toEqual(['4 prototype-pollution'])
   })
 
+  it('is reported at a recursive merge reading its sources from arguments', async () => {
+    const extend = "module.exports = function extend(target) {\n  const sources = Array.prototype.slice.call(arguments, 1)\n  sources.forEach(function (source) {\n    Object.keys(source).forEach(function (key) {\n      const current = target[key]\n      const value = source[key]\n      if (current && typeof current === 'object') extend(current, value)\n      else target[key] = value\n    })\n  })\n  return target\n}\n"
+    const findings = await libraryFindings(extend)
+    expect(findings.map((finding) => `${finding.lineNumber} ${finding.category}`)).toEqual(['8 prototype-pollution'])
+    expect(findings[0]?.description).toContain('of exported function `extend` (index.js)')
+  })
+
   it('is reported at a recursive merge into the target', async () => {
     expect(await reported(deepMerge(''))).toEqual(['6 prototype-pollution'])
   })

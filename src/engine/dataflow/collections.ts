@@ -9,7 +9,7 @@
  * branches, `args.shift()` is still the program).
  */
 import type { Const } from './ir.ts'
-import { CLEAN, LIMITS, deepFacts, readAny, readField, smear } from './values.ts'
+import { CLEAN, LIMITS, deepFacts, mergeFacts, readAny, readField, smear } from './values.ts'
 import type { Val } from './values.ts'
 
 /** The field holding a list's known length (not a key any language can write). */
@@ -25,6 +25,24 @@ export function listOf(elements: readonly Val[]): Val {
   fields.set(LENGTH, { ...CLEAN, constant: elements.length })
   if (elements.length > 0) fields.set(FIRST_KNOWN, { ...CLEAN, constant: true })
   return { ...CLEAN, fields }
+}
+
+/** How many positions `arguments` has at least, declared parameters or not (`function () { ... arguments[2] }`). */
+const ARGUMENT_POSITIONS = 4
+
+/**
+ * A function's `arguments`: a list of unknown length whose first positions are the call's
+ * arguments (parameters or not); an unknown index reads any of them.
+ */
+export function argumentsList(parameterCount: number, argument: (index: number) => Val): Val {
+  const fields = new Map<string, Val>()
+  let facts = CLEAN.facts
+  for (let index = 0; index < Math.max(parameterCount, ARGUMENT_POSITIONS); index++) {
+    const value = argument(index)
+    fields.set(String(index), value)
+    facts = mergeFacts(facts, deepFacts(value))
+  }
+  return { ...CLEAN, fields, facts }
 }
 
 /** The length of a list whose every position is known, or undefined. */

@@ -13,7 +13,7 @@ import type { CallContext } from './call-context.ts'
 import type { CompiledRejection } from './catalog.ts'
 import type { Engine, ParamSink, SinkHit, Summary } from './engine.ts'
 import { ENGINE_LIMITS } from './engine.ts'
-import { bag, exactLength, inexact, listAppend, listExtend, listInsert, listOf, listRemoveAt, listRemoveValue, listSet, listShiftKnownFirst, listSplice, positionKey } from './collections.ts'
+import { argumentsList, bag, exactLength, inexact, listAppend, listExtend, listInsert, listOf, listRemoveAt, listRemoveValue, listSet, listShiftKnownFirst, listSplice, positionKey } from './collections.ts'
 import { concatChoices, concatPrefix, foldBinary, foldStringMethod, foldToString, templatePrefix } from './fold.ts'
 import { checkAlgorithm, configRead, springFieldValue, springValue } from './crypto.ts'
 import { lastSegment } from './glob.ts'
@@ -193,6 +193,9 @@ export class FunctionRun {
         state.vars.set('this', withField(state.vars.get('this') ?? receiver, param.name, value))
       }
     })
+    const argumentsName = this.syntax.argumentsObject
+    // Only where the function's text names it: each position is a parameter fact of its own.
+    if (argumentsName && this.unit.text.slice(fn.start, fn.end).includes(argumentsName)) state.vars.set(argumentsName, argumentsList(fn.params.length, argument))
   }
 
   /** `path`: the file the type is written in (a field's declaring file): its imports name the type. */

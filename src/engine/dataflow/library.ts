@@ -262,11 +262,12 @@ export function recordLibraryPaths(engine: Engine, exported: ExportedFunction): 
     // A caller's keys written once into an object change that object only (pollution.ts).
     if (hit.spec.kind === 'prototype' && !hit.spec.sharedPrototype) continue
     if (hit.spec.kind === 'backtracking' && !isCallerText(fact.origin.path)) continue
+    // Past the declared parameters: a position of `arguments`.
     const param = exported.fn.params[fact.origin.index]
-    if (!param) continue
-    if (isContract(hit.spec.kind, [param.name ?? '', ...fact.origin.path.split('.')])) continue
+    const name = param ? (param.name ?? `#${fact.origin.index + 1}`) : `arguments[${fact.origin.index}]`
+    if (isContract(hit.spec.kind, [param?.name ?? '', ...fact.origin.path.split('.')])) continue
     if (hit.spec.kind === 'sql' && !DATABASE_CLIENT.test(engine.unitOf(hit.site.path).text)) continue
-    engine.record(libraryFact(fact, exported, param.name ?? `#${fact.origin.index + 1}`, param.site), hit, safe)
+    engine.record(libraryFact(fact, exported, name, param?.site ?? exported.fn.site), hit, safe)
   }
 }
 

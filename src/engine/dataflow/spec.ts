@@ -179,6 +179,8 @@ export interface SyntaxSpec {
   readonly packageScope?: boolean
   /** JS: `module.exports` / `exports` objects exist in every module */
   readonly commonJsExports?: boolean
+  /** JS: the list every function's arguments are in, whatever its parameters (`arguments`) */
+  readonly argumentsObject?: string
   /** Python: every top-level name can be imported (no export list) */
   readonly operators: OperatorSpec
   /** `go`: an import path names the repository folder it ends with (a package: see packageScope) */

@@ -306,6 +306,7 @@ export const JAVASCRIPT_SPEC: LanguageSpec = {
     },
     constructorNames: ['constructor'],
     commonJsExports: true,
+    argumentsObject: 'arguments',
     moduleResolution: 'node',
     operators: {
       and: ['&&'],
