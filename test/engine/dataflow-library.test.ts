@@ -99,6 +99,12 @@ describe('exported functions of a library package', () => {
     expect(reported(await scan({ 'package.json': LIBRARY_PACKAGE, 'index.js': compile(`'"' + format.replace(/"/g, '\\\\"') + '"'`) }))).toEqual(['index.js:3 code-injection'])
   })
 
+  it('leaves a callback checked to be a function before it is scheduled', async () => {
+    const schedule = (check: string) => `module.exports = function every(task, ms) {\n  ${check}\n  return setInterval(task, ms)\n}\n`
+    expect(reported(await scan({ 'package.json': LIBRARY_PACKAGE, 'index.js': schedule("if (typeof task !== 'function') throw new TypeError('task')") }))).toEqual([])
+    expect(reported(await scan({ 'package.json': LIBRARY_PACKAGE, 'index.js': schedule("if (!task) throw new TypeError('task')") }))).toEqual(['index.js:3 code-injection'])
+  })
+
   it('leaves functions the package does not export, and sink kinds that depend on the caller', async () => {
     const findings = await scan({
       'package.json': LIBRARY_PACKAGE,

@@ -1588,6 +1588,7 @@ export class FunctionRun {
       const equal = ops.equal.includes(test.op) ? polarity : ops.notEqual.includes(test.op) ? !polarity : null
       if (equal === true) this.viewEquality(state, test.left, test.right, test.site)
       if (equal === true) this.pinConstant(state, test.left, test.right)
+      if (equal === true) this.refineTypeCheck(state, test.left, test.right, test.site)
       if (equal === false && this.catalog.prototypeWrites) this.refinePrototypeKeyComparison(state, test.left, test.right, test.site)
       this.refineUrlChecks(state, test, polarity)
       return state
@@ -1699,6 +1700,13 @@ export class FunctionRun {
     const refined = this.refineInlined(inner, predicate.body, polarity)
     const element = refined.vars.get(param)
     return element ? { ...CLEAN, facts: element.facts } : null
+  }
+
+  /** `typeof x === "function"` (or number, boolean...) on the true branch: x holds no text there. */
+  private refineTypeCheck(state: State, left: Expr, right: Expr, site: Step['site']): void {
+    const [check, type] = left.t === 'unary' ? [left, right] : [right, left]
+    if (check.t !== 'unary' || check.op !== 'typeof' || type.t !== 'literal' || typeof type.value !== 'string' || !TEXTLESS_TYPES.has(type.value)) return
+    this.applyGuard(state, check.operand, sinkKindsMask('all'), undefined, { site, note: `typeof is ${type.value}` })
   }
 
   /** `x == "a"` on the true branch: x is that constant there (and so carries no data). */
@@ -1976,6 +1984,8 @@ const VALUE_TRANSFORMS = new Set(['lower', 'upper', 'casefold', 'strip', 'lstrip
 
 /** Ordering comparisons: a boolean, whatever the operands were. */
 const COMPARISONS = new Set(['<', '>', '<=', '>='])
+/** `typeof` results of values that carry no attacker text (a function passed where code could be). */
+const TEXTLESS_TYPES = new Set(['function', 'number', 'boolean', 'undefined', 'bigint', 'symbol'])
 
 /**
  * Arithmetic on a predictable random number is still predictable (`100000 + rnd * 900000`),
