@@ -45,6 +45,8 @@ describe('exported functions of a library package', () => {
     ['exports.name = fn', "exports.load = function (id) {\n  return fs.readFileSync(`data/${id}.json`)\n}\n", 'index.js:3 path-traversal'],
     ['an exported class method', "class Store {\n  read(name) {\n    return fs.readFileSync(name)\n  }\n}\nmodule.exports = Store\n", 'index.js:4 path-traversal'],
     ['a prototype method', "function Store() {}\nStore.prototype.read = function (name) {\n  return fs.readFileSync(name)\n}\nmodule.exports = Store\n", 'index.js:4 path-traversal'],
+    ['a UMD wrapper\'s factory', ";(function (root, factory) {\n  if (typeof module === 'object' && module.exports) module.exports = factory()\n  else root.store = factory()\n})(this, function () {\n  return { read: function (name) { return fs.readFileSync('data/' + name) } }\n})\n", 'index.js:6 path-traversal'],
+    ['a member given to an exported function declared below', "module.exports = load\nload.raw = raw\nfunction load(id) {\n  return JSON.parse(fs.readFileSync('data/ids.json'))[id]\n}\nfunction raw(id) {\n  return fs.readFileSync('data/' + id)\n}\n", 'index.js:8 path-traversal'],
   ])('%s', async (_, body, expected) => {
     const findings = await scan({ 'package.json': LIBRARY_PACKAGE, 'index.js': `const fs = require('fs')\n${body}` })
     expect(reported(findings)).toEqual([expected])
@@ -74,6 +76,33 @@ describe('exported functions of a library package', () => {
       'index.js': "const fs = require('fs')\nconst cp = require('child_process')\nexports.read = (file) => fs.readFileSync(file)\nexports.spawn = (command, options) => cp.execSync(command, { cwd: options.cwd })\nexports.copy = (opts) => fs.copyFileSync(opts.src, opts.dest)\n",
     })
     expect(reported(findings)).toEqual([])
+  })
+
+  it('leaves an options field named for the program to run (exec, program)', async () => {
+    const findings = await scan({
+      'package.json': LIBRARY_PACKAGE,
+      'index.js': "const cp = require('child_process')\nexports.notify = (message, options) => cp.spawn(options.exec, [message])\nexports.run = (program, args) => cp.spawn(program, args)\n",
+    })
+    expect(reported(findings)).toEqual([])
+  })
+
+  it('reads the program of an argument list from its first position, which appends leave in place', async () => {
+    const notify = (first: string) =>
+      `const { spawn } = require('child_process')\nfunction notify(message, options) {\n  const args = [${first}]\n  if (options.priority) args.push('--priority', options.priority)\n  if (options.title) args.push(options.title)\n  args.push(message)\n  const program = args.shift()\n  return spawn(program, args)\n}\nmodule.exports = notify\n`
+    expect(reported(await scan({ 'package.json': LIBRARY_PACKAGE, 'index.js': notify("'notify-send'") }))).toEqual([])
+    expect(reported(await scan({ 'package.json': LIBRARY_PACKAGE, 'index.js': notify('options.title') }))).toEqual(['index.js:8 command-injection'])
+  })
+
+  it('takes JSON.stringify as the escaping of text compiled into code: its result is a string literal', async () => {
+    const compile = (quoted: string) => `function compile(format) {\n  const body = 'return ' + ${quoted}\n  return new Function('tokens', body)\n}\nmodule.exports = { compile }\n`
+    expect(reported(await scan({ 'package.json': LIBRARY_PACKAGE, 'index.js': compile('JSON.stringify(format)') }))).toEqual([])
+    expect(reported(await scan({ 'package.json': LIBRARY_PACKAGE, 'index.js': compile(`'"' + format.replace(/"/g, '\\\\"') + '"'`) }))).toEqual(['index.js:3 code-injection'])
+  })
+
+  it('leaves a callback checked to be a function before it is scheduled', async () => {
+    const schedule = (check: string) => `module.exports = function every(task, ms) {\n  ${check}\n  return setInterval(task, ms)\n}\n`
+    expect(reported(await scan({ 'package.json': LIBRARY_PACKAGE, 'index.js': schedule("if (typeof task !== 'function') throw new TypeError('task')") }))).toEqual([])
+    expect(reported(await scan({ 'package.json': LIBRARY_PACKAGE, 'index.js': schedule("if (!task) throw new TypeError('task')") }))).toEqual(['index.js:3 code-injection'])
   })
 
   it('leaves functions the package does not export, and sink kinds that depend on the caller', async () => {

@@ -80,6 +80,7 @@ describe('prototype pollution: a key from request data', () => {
     ['walked with Object.keys', { 'app.js': route('const input = JSON.parse(req.body.json)\nconst target = {}\nObject.keys(input).forEach((k) => {\n  target[k] = input[k]\n})') }],
     ['walked with Object.entries', { 'app.js': route('const config = {}\nfor (const [name, value] of Object.entries(req.body)) {\n  config[name] = value\n}') }],
     ['merged with Object.assign', { 'app.js': route('const options = {}\nObject.assign(options, req.body)') }],
+    ['merged recursively with __proto__ alone rejected (constructor.prototype is Object.prototype too)', mergeApp("if (key === '__proto__') continue")],
   ])('is reported when %s', async (_, files) => {
     const findings = await pollution(files)
     expect(findings.length).toBeGreaterThan(0)
@@ -96,6 +97,7 @@ describe('prototype pollution: a key from request data', () => {
     ['compared with the prototype keys', mergeApp("if (key === '__proto__' || key === 'constructor' || key === 'prototype') continue")],
     ['rejected by a deny list', mergeApp("if (['__proto__', 'constructor', 'prototype'].includes(key)) continue")],
     ['rejected by a deny-list Set', { ...mergeApp('if (BLOCKED.has(key)) continue'), 'lib/merge.js': `const BLOCKED = new Set(['__proto__', 'constructor', 'prototype'])\n` + MERGE.replace('GUARD', 'if (BLOCKED.has(key)) continue') }],
+    ['rejected by a helper predicate', { ...mergeApp(''), 'lib/merge.js': MERGE.replace('GUARD', 'if (!isPlainKey(key)) continue') + "function isPlainKey(key) {\n  return !['__proto__', 'constructor', 'prototype'].includes(key)\n}\n" }],
     ['checked as an own property', mergeApp('if (!Object.prototype.hasOwnProperty.call(src, key)) continue')],
     ['checked with Object.hasOwn', mergeApp('if (!Object.hasOwn(src, key)) continue')],
     ['checked at every level of a path', setPathApp("if (part === '__proto__' || part === 'constructor') return", "if (last === '__proto__') return")],

@@ -41,6 +41,7 @@ describe('ReDoS: a backtracking regex run on request data', () => {
     ['a module-level definition run by match()', { 'app.js': route('res.json(input.match(SLUG))', 'const SLUG = /^([a-z]+-?)*$/') }, /exponential/],
     ['a definition imported from another file', { 'patterns.js': 'export const TRAILING = /(\\s|\\/)+$/\n', 'app.js': route("res.send(input.replace(TRAILING, ''))", "import { TRAILING } from './patterns.js'") }, /polynomial/],
     ['new RegExp of constants', { 'app.js': route("const re = new RegExp('^(\\\\d+)*x$')\nres.json(re.test(input))") }, /exponential/],
+    ['a trim of both ends, one alternative anchored at the start', { 'app.js': route("res.send(input.replace(/^\\s*|\\s*$/g, ''))") }, /2nd degree polynomial/],
   ])('is reported for %s', async (_, files, complexity) => {
     const findings = await redos(files)
     expect(findings).toHaveLength(1)

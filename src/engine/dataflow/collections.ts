@@ -4,14 +4,18 @@
  * positions move the elements exactly (`l.add("a"); l.add(x); l.remove(0)` leaves x at 0). A
  * list whose length is not known any more (joined from branches of different lengths, changed
  * at an unknown position, handed to a library call) is a bag: any position may hold anything
- * it ever held.
+ * it ever held. Appends do not move what is already there, so a list whose first position was
+ * known on every path keeps it through appends of unknown length (`args = [program]`, pushes in
+ * branches, `args.shift()` is still the program).
  */
 import type { Const } from './ir.ts'
-import { CLEAN, LIMITS, deepFacts, readAny, readField, smear } from './values.ts'
+import { CLEAN, LIMITS, deepFacts, mergeFacts, readAny, readField, smear } from './values.ts'
 import type { Val } from './values.ts'
 
 /** The field holding a list's known length (not a key any language can write). */
 export const LENGTH = '#length'
+/** Set (true) while position 0 holds the same element on every path; joins keep it only when both sides have it. */
+const FIRST_KNOWN = '#first'
 
 export function listOf(elements: readonly Val[]): Val {
   // A long literal is a bag: positions past the field limit would be dropped.
@@ -19,7 +23,26 @@ export function listOf(elements: readonly Val[]): Val {
   const fields = new Map<string, Val>()
   elements.forEach((element, index) => fields.set(String(index), element))
   fields.set(LENGTH, { ...CLEAN, constant: elements.length })
+  if (elements.length > 0) fields.set(FIRST_KNOWN, { ...CLEAN, constant: true })
   return { ...CLEAN, fields }
+}
+
+/** How many positions `arguments` has at least, declared parameters or not (`function () { ... arguments[2] }`). */
+const ARGUMENT_POSITIONS = 4
+
+/**
+ * A function's `arguments`: a list of unknown length whose first positions are the call's
+ * arguments (parameters or not); an unknown index reads any of them.
+ */
+export function argumentsList(parameterCount: number, argument: (index: number) => Val): Val {
+  const fields = new Map<string, Val>()
+  let facts = CLEAN.facts
+  for (let index = 0; index < Math.max(parameterCount, ARGUMENT_POSITIONS); index++) {
+    const value = argument(index)
+    fields.set(String(index), value)
+    facts = mergeFacts(facts, deepFacts(value))
+  }
+  return { ...CLEAN, fields, facts }
 }
 
 /** The length of a list whose every position is known, or undefined. */
@@ -93,6 +116,13 @@ export function listRemoveAt(value: Val, index: Const | undefined): { list: Val;
   const items = elements(value, length)
   const [removed] = items.splice(at, 1)
   return { list: rebuilt(value, items), removed: removed ?? CLEAN }
+}
+
+/** `l.shift()` of a list of unknown length whose first element is known on every path: that element, or null. */
+export function listShiftKnownFirst(value: Val): { list: Val; removed: Val } | null {
+  const first = value.fields?.get('0')
+  if (!first || readField(value, FIRST_KNOWN).constant !== true) return null
+  return { list: bag(value), removed: first }
 }
 
 /** `l.remove("a")`: the first element equal to a constant, when every element before it is known. */

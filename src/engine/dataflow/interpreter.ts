@@ -13,7 +13,7 @@ import type { CallContext } from './call-context.ts'
 import type { CompiledRejection } from './catalog.ts'
 import type { Engine, ParamSink, SinkHit, Summary } from './engine.ts'
 import { ENGINE_LIMITS } from './engine.ts'
-import { bag, exactLength, inexact, listAppend, listExtend, listInsert, listOf, listRemoveAt, listRemoveValue, listSet, listSplice, positionKey } from './collections.ts'
+import { argumentsList, bag, exactLength, inexact, listAppend, listExtend, listInsert, listOf, listRemoveAt, listRemoveValue, listSet, listShiftKnownFirst, listSplice, positionKey } from './collections.ts'
 import { concatChoices, concatPrefix, foldBinary, foldStringMethod, foldToString, templatePrefix } from './fold.ts'
 import { checkAlgorithm, configRead, springFieldValue, springValue } from './crypto.ts'
 import { lastSegment } from './glob.ts'
@@ -21,8 +21,9 @@ import { passwordCallResult, passwordRead } from './passwords.ts'
 import { ALL_SINK_KINDS_MASK, SOURCE_KIND_INFO, sinkKindBit, sinkKindsMask } from './kinds.ts'
 import type { SinkKind } from './kinds.ts'
 import { isSecretName, secretNameSink } from './secret-names.ts'
-import { MERGED_KEYS_EXCEPT, NULL_PROTOTYPE, holdsPrototypeKey, mayBePrototypeKey, prototypeKeyLiteral, prototypeKeys, prototypeSink } from './pollution.ts'
+import { MERGED_KEYS_EXCEPT, NULL_PROTOTYPE, REACHED_BY_KEY, completeExclusion, countsAtWrite, descendsByKey, exclusionMask, heldPrototypeKeys, mayBePrototypeKey, prototypeKeyLiteral, prototypeKeys, prototypeKeysNamedIn, prototypeSink, reachedByKey } from './pollution.ts'
 import { backtrackingSink, judgeRegex, parseRegexLiteral, regexLiteralOf } from './redos.ts'
+import { MAX_PREDICATE_DEPTH, instantiate as instantiatePredicate, predicateBody } from './predicates.ts'
 import type { FileUnit } from './program.ts'
 import type { ConfigMark, GuardSpec, SinkSpec, SourceSpec } from './spec.ts'
 import { State, joinStates } from './state.ts'
@@ -82,6 +83,8 @@ export class FunctionRun {
   private readonly returnSinks: readonly SinkSpec[]
   /** the last statement-level call that never returns (abort(), process.exit()) */
   private noReturnCall: Expr | null = null
+  /** how deep project predicates are being inlined into the current test (predicates.ts) */
+  private predicateDepth = 0
   /** parser and normalization calls evaluated here: what their result is a view of */
   private readonly viewCalls = new Map<Expr, View>()
   /** variables holding a view of other values (`u = urlparse(x)`): checks on them validate those */
@@ -190,6 +193,9 @@ export class FunctionRun {
         state.vars.set('this', withField(state.vars.get('this') ?? receiver, param.name, value))
       }
     })
+    const argumentsName = this.syntax.argumentsObject
+    // Only where the function's text names it: each position is a parameter fact of its own.
+    if (argumentsName && this.unit.text.slice(fn.start, fn.end).includes(argumentsName)) state.vars.set(argumentsName, argumentsList(fn.params.length, argument))
   }
 
   /** `path`: the file the type is written in (a field's declaring file): its imports name the type. */
@@ -254,9 +260,12 @@ export class FunctionRun {
         return this.execTry(stmt, state)
       case 'block':
         return this.execBlock(stmt.body, state)
-      case 'function':
-        if (stmt.fn.name) state.vars.set(stmt.fn.name, val({ ref: { t: 'function', fn: stmt.fn, receiver: null } }))
+      case 'function': {
+        // Hoisted already: members given above the declaration's line (`f.helper = g`) stay.
+        const hoisted = stmt.fn.name ? state.vars.get(stmt.fn.name) : undefined
+        if (stmt.fn.name && !(hoisted?.ref?.t === 'function' && hoisted.ref.fn === stmt.fn)) state.vars.set(stmt.fn.name, val({ ref: { t: 'function', fn: stmt.fn, receiver: null } }))
         return state
+      }
       case 'class':
         if (stmt.cls.name) state.vars.set(stmt.cls.name, val({ ref: { t: 'class', cls: stmt.cls } }))
         this.checkSecretFields(stmt.cls, state)
@@ -500,9 +509,12 @@ export class FunctionRun {
       if (key.t === 'member' && key.property === 'length') continue
       const keyValue = this.eval(key, state)
       if (keyValue.constant !== undefined || keyValue.facts.length === 0 || !mayBePrototypeKey(keyValue)) continue
-      if (this.eval(object, state).qname === NULL_PROTOTYPE) continue
-      const hit: SinkHit = { spec: prototypeSink(`property name ${clip(key.site.text)} written into ${clip(pathOf(object) ?? 'an object')}`), site, callee: 'return' }
-      for (const fact of keyValue.facts) this.reach(fact, hit, null)
+      const objectValue = this.eval(object, state)
+      if (objectValue.qname === NULL_PROTOTYPE) continue
+      const objectPath = pathOf(object)
+      const shared = !written || objectValue.qname === REACHED_BY_KEY || (this.fn !== null && objectPath !== null && descendsByKey(this.fn, objectPath))
+      const hit: SinkHit = { spec: prototypeSink(`property name ${clip(key.site.text)} written into ${clip(pathOf(object) ?? 'an object')}`, shared), site, callee: 'return' }
+      for (const fact of keyValue.facts) if (countsAtWrite(fact, shared)) this.reach(fact, hit, null)
     }
   }
 
@@ -514,7 +526,7 @@ export class FunctionRun {
   private checkObjectMerge(context: CallContext): void {
     const [target, ...sources] = context.args
     if (!target || target.value.qname === NULL_PROTOTYPE) return
-    const hit: SinkHit = { spec: prototypeSink(`keys merged by ${context.label}()`, MERGED_KEYS_EXCEPT), site: context.expr.site, callee: 'return' }
+    const hit: SinkHit = { spec: prototypeSink(`keys merged by ${context.label}()`, target.value.qname === REACHED_BY_KEY, MERGED_KEYS_EXCEPT), site: context.expr.site, callee: 'return' }
     for (const { arg, value } of sources) {
       if (arg.spread) continue
       for (const fact of value.facts) this.reach(fact, hit, null)
@@ -712,10 +724,11 @@ export class FunctionRun {
         return passwordRead(this.readMember(this.eval(expr.object, state), expr.property, expr), expr.property, expr.site)
       case 'index': {
         const object = this.eval(expr.object, state)
-        const key = this.eval(expr.index, state).constant
+        const keyValue = this.eval(expr.index, state)
+        const key = keyValue.constant
         // `"ABC"[1]`: one character of a known string
         if (typeof object.constant === 'string' && typeof key === 'number' && Number.isInteger(key) && key >= 0 && key < object.constant.length) return constantVal(object.constant.charAt(key))
-        if (key === undefined || key === null) return readAny(object)
+        if (key === undefined || key === null) return this.catalog.prototypeWrites ? reachedByKey(readAny(object), keyValue) : readAny(object)
         const read = this.readMember(object, positionKey(object, key), null)
         return typeof key === 'string' ? passwordRead(read, key, expr.site) : read
       }
@@ -871,6 +884,8 @@ export class FunctionRun {
     this.noteView(context, last, state)
     this.validatedByParse(context, last, state)
     let result = this.catalogResult(context, last, state) ?? this.unknownCall(context, calleeValue, state, consumed)
+    // `keys.filter(isValidKey)` keeps the elements the predicate lets through, guarded as it guards.
+    if (callee.t === 'member' && callee.property === 'filter' && receiver && args[0]) result = this.elementsWhere(receiver, args[0].arg.value, true, state) ?? result
     // `new Set(["__proto__", ...])` keeps its elements, for deny lists checked with `has` (pollution.ts).
     if (catalog.prototypeWrites && expr.isNew && written === 'Set' && args[0]?.value.fields) result = { ...result, fields: args[0].value.fields }
     const configured = catalog.configurations.mayMatch(last) ? this.configure(context, state, result) : result
@@ -994,6 +1009,11 @@ export class FunctionRun {
         default:
           return null
       }
+    }
+    const shifted = ['shift', 'removeFirst', 'pollFirst', 'poll'].includes(method) && values.length === 0 ? listShiftKnownFirst(receiver) : null
+    if (shifted) {
+      store(shifted.list)
+      return shifted.removed
     }
     // A map (or a list whose length is unknown): removing a constant key clears it; removing by
     // position or an unknown key leaves a bag.
@@ -1568,9 +1588,15 @@ export class FunctionRun {
       const equal = ops.equal.includes(test.op) ? polarity : ops.notEqual.includes(test.op) ? !polarity : null
       if (equal === true) this.viewEquality(state, test.left, test.right, test.site)
       if (equal === true) this.pinConstant(state, test.left, test.right)
+      if (equal === true) this.refineTypeCheck(state, test.left, test.right, test.site)
       if (equal === false && this.catalog.prototypeWrites) this.refinePrototypeKeyComparison(state, test.left, test.right, test.site)
       this.refineUrlChecks(state, test, polarity)
       return state
+    }
+    if (test.t === 'call') {
+      const inlined = this.inlinedPredicate(test, state)
+      if (inlined) return this.refineInlined(state, inlined, polarity)
+      this.refineElements(state, test, polarity)
     }
     if (test.t === 'call' && polarity) this.refineCall(state, test)
     if (test.t === 'call') this.refineUrlChecks(state, test, polarity)
@@ -1623,6 +1649,64 @@ export class FunctionRun {
       const subject = guardSubject(guard.spec.subject, test)
       if (subject) this.applyGuard(state, subject, guard.mask, guard.spec.requires, { site: test.site, note: guard.spec.note })
     }
+  }
+
+  /** A project function of this file, called or passed, whose body is one returned test (predicates.ts). */
+  private predicateOf(callee: Expr, state: State): { fn: FunctionDef; body: Expr } | null {
+    if (this.predicateDepth >= MAX_PREDICATE_DEPTH) return null
+    const ref = callee.t === 'function' ? null : this.eval(callee, state).ref
+    const def = callee.t === 'function' ? callee.fn : ref?.t === 'function' ? ref.fn : null
+    if (!def || def.path !== this.unit.path) return null
+    const body = predicateBody(def)
+    return body ? { fn: def, body } : null
+  }
+
+  /** `isValidKey(key)`: the predicate's returned test over the call's arguments. */
+  private inlinedPredicate(test: Extract<Expr, { t: 'call' }>, state: State): Expr | null {
+    if (test.args.some((arg) => arg.spread || arg.keyword !== null)) return null
+    const predicate = this.predicateOf(test.callee, state)
+    if (!predicate) return null
+    return instantiatePredicate(predicate.fn, predicate.body, test.args.map((arg) => arg.value), (name) => state.vars.has(name))
+  }
+
+  private refineInlined(state: State, test: Expr, polarity: boolean): State {
+    this.predicateDepth++
+    try {
+      return this.refine(state, test, polarity)
+    } finally {
+      this.predicateDepth--
+    }
+  }
+
+  /**
+   * `parts.some(p => BLOCKED.includes(p))` false, `parts.every(isValidKey)` true: the predicate
+   * holds (or fails) for every element, so its guards apply to the list's data.
+   */
+  private refineElements(state: State, test: Extract<Expr, { t: 'call' }>, polarity: boolean): void {
+    const callee = test.callee
+    if (callee.t !== 'member' || !((callee.property === 'every' && polarity) || (callee.property === 'some' && !polarity))) return
+    const target = this.refinable(callee.object)
+    const filtered = target && test.args[0] ? this.elementsWhere(this.eval(callee.object, state), test.args[0].value, polarity, state) : null
+    if (target && filtered) this.rewrite(target, state, () => filtered)
+  }
+
+  /** The list's data where a one-parameter predicate has the given truth value (`xs.filter(isValidKey)`). */
+  private elementsWhere(list: Val, predicateExpr: Expr, polarity: boolean, state: State): Val | null {
+    const predicate = this.predicateOf(predicateExpr, state)
+    const param = predicate?.fn.params[0]?.name
+    if (!predicate || !param || list.facts.length + (list.fields?.size ?? 0) === 0) return null
+    const inner = state.clone()
+    inner.vars.set(param, readAny(list))
+    const refined = this.refineInlined(inner, predicate.body, polarity)
+    const element = refined.vars.get(param)
+    return element ? { ...CLEAN, facts: element.facts } : null
+  }
+
+  /** `typeof x === "function"` (or number, boolean...) on the true branch: x holds no text there. */
+  private refineTypeCheck(state: State, left: Expr, right: Expr, site: Step['site']): void {
+    const [check, type] = left.t === 'unary' ? [left, right] : [right, left]
+    if (check.t !== 'unary' || check.op !== 'typeof' || type.t !== 'literal' || typeof type.value !== 'string' || !TEXTLESS_TYPES.has(type.value)) return
+    this.applyGuard(state, check.operand, sinkKindsMask('all'), undefined, { site, note: `typeof is ${type.value}` })
   }
 
   /** `x == "a"` on the true branch: x is that constant there (and so carries no data). */
@@ -1731,7 +1815,14 @@ export class FunctionRun {
   private refinePrototypeKeyComparison(state: State, left: Expr, right: Expr, site: Step['site']): void {
     const [subject, key] = prototypeKeyLiteral(right) !== null ? [left, prototypeKeyLiteral(right)] : [right, prototypeKeyLiteral(left)]
     if (key === null) return
-    this.applyGuard(state, subject, sinkKindBit('prototype'), undefined, { site, note: `compared with "${key}"` })
+    this.excludePrototypeKeys(state, subject, [key], { site, note: `compared with "${key}"` })
+  }
+
+  /** A guard excluding some prototype keys; `__proto__` and `constructor` together clean the key. */
+  private excludePrototypeKeys(state: State, subject: Expr, keys: Iterable<string>, step: Step): void {
+    this.applyGuard(state, subject, exclusionMask(keys), undefined, step)
+    const target = this.refinable(subject)
+    if (target) this.rewrite(target, state, (value) => completeExclusion(value, step))
   }
 
   /** `if (BLOCKED.includes(key)) continue` with `__proto__` among the blocked keys. */
@@ -1739,8 +1830,10 @@ export class FunctionRun {
     const callee = test.callee
     const subject = test.args[0]?.value
     if (callee.t !== 'member' || !subject || (callee.property !== 'includes' && callee.property !== 'has')) return
-    if (!holdsPrototypeKey(this.eval(callee.object, state)) && !/__proto__|['"`]constructor['"`]/.test(callee.object.site.text)) return
-    this.applyGuard(state, subject, sinkKindBit('prototype'), undefined, { site: test.site, note: 'prototype keys rejected' })
+    const held = heldPrototypeKeys(this.eval(callee.object, state))
+    for (const name of prototypeKeysNamedIn(callee.object.site.text)) held.add(name)
+    if (held.size === 0) return
+    this.excludePrototypeKeys(state, subject, held, { site: test.site, note: `prototype keys rejected (${[...held].join(', ')})` })
   }
 
   private refineCallRejection(state: State, test: Extract<Expr, { t: 'call' }>): void {
@@ -1891,6 +1984,8 @@ const VALUE_TRANSFORMS = new Set(['lower', 'upper', 'casefold', 'strip', 'lstrip
 
 /** Ordering comparisons: a boolean, whatever the operands were. */
 const COMPARISONS = new Set(['<', '>', '<=', '>='])
+/** `typeof` results of values that carry no attacker text (a function passed where code could be). */
+const TEXTLESS_TYPES = new Set(['function', 'number', 'boolean', 'undefined', 'bigint', 'symbol'])
 
 /**
  * Arithmetic on a predictable random number is still predictable (`100000 + rnd * 900000`),

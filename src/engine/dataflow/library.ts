@@ -19,7 +19,7 @@
 import { parentDir } from '../core/repo-paths.ts'
 import type { Engine, Summary } from './engine.ts'
 import { FunctionRun } from './interpreter.ts'
-import type { FunctionDef } from './ir.ts'
+import type { FunctionDef, Stmt } from './ir.ts'
 import type { SinkKind } from './kinds.ts'
 import type { FileInput } from './program.ts'
 import { makeFact, paramFact, val } from './values.ts'
@@ -31,12 +31,12 @@ export const LIBRARY_SOURCES_MODES: readonly LibrarySources[] = ['auto', 'always
 
 /**
  * What a caller's data can do harm in when the caller is a program, not an attacker: run a
- * command or code, reach a file, build a query, pollute a prototype. Kinds such as logs, HTML or
- * redirects depend on where the caller sends the result; a regular expression built from an
- * argument is what glob and pattern libraries are for (ReDoS on input a regex runs over is
- * another sink).
+ * command or code, reach a file, build a query, pollute a prototype shared by other objects, make
+ * a regular expression backtrack. Kinds such as logs, HTML or redirects depend on where the caller
+ * sends the result; a regular expression built from an argument is what glob and pattern
+ * libraries are for (`regex`), unlike a fixed one run over the argument (`backtracking`).
  */
-const LIBRARY_SINK_KINDS: ReadonlySet<string> = new Set<SinkKind | 'prototype-pollution'>(['command', 'code', 'path', 'sql', 'prototype-pollution'])
+const LIBRARY_SINK_KINDS: ReadonlySet<string> = new Set<SinkKind>(['command', 'code', 'path', 'sql', 'prototype', 'backtracking'])
 
 /**
  * An argument named for what the sink takes is the API's contract, not an injection: `readFile(file)`,
@@ -45,7 +45,7 @@ const LIBRARY_SINK_KINDS: ReadonlySet<string> = new Set<SinkKind | 'prototype-po
  */
 const CONTRACT_NAMES: Partial<Record<string, RegExp>> = {
   path: /path|file|dir|folder|dest|src|cwd|root|start|cache|location|target|pattern|glob/i,
-  command: /^(?:cmd|command|commands|args|argv|file|bin|exe|executable|shell|script)s?$/i,
+  command: /^(?:cmd|command|commands|args|argv|file|bin|exe|exec|executable|program|shell|script)s?$/i,
   code: /code|expr|script|source|src|fn|func|template|body/i,
   sql: /sql|query|statement|stmt|raw/i,
 }
@@ -175,13 +175,46 @@ export function exportedFunctions(engine: Engine, path: string): ExportedFunctio
   const unit = engine.program.unit(path)
   if (!unit) return []
   // The top level's run fills the ES export table.
-  engine.moduleState(unit)
+  const topLevel = engine.moduleState(unit).vars
   const found = new Map<string, ExportedFunction>()
   for (const name of new Set(['default', ...unit.esExports.keys()])) {
     const value = engine.exported(path, name)
-    if (value) collect(value, name === 'default' ? '' : name, 0, found, defaultName(path))
+    if (value) collect(withLaterFields(value, topLevel), name === 'default' ? '' : name, 0, found, defaultName(path))
+  }
+  if (found.size === 0) {
+    const factory = umdFactory(unit.top())
+    const made = factory ? engine.summaryOf(factory)?.returns : undefined
+    if (made) collect(made, '', 0, found, defaultName(path))
   }
   return [...found.values()]
+}
+
+/**
+ * The factory of a UMD wrapper, `(function (root, factory) { ... module.exports = factory() ...
+ * })(this, function () { ...; return api })`: a top-level call of a function expression whose
+ * last argument is a function. What it returns is what the file exports; the wrapper's own
+ * assignment happens inside a call and does not reach the module's top level.
+ */
+function umdFactory(top: readonly Stmt[]): FunctionDef | null {
+  for (const stmt of top) {
+    const call = stmt.t === 'expr' ? stmt.expr : null
+    if (call?.t !== 'call' || call.callee.t !== 'function') continue
+    const last = call.args.at(-1)?.value
+    if (last?.t === 'function') return last.fn
+  }
+  return null
+}
+
+/**
+ * `module.exports = flatten; flatten.unflatten = unflatten`: the export took the function before
+ * the top level gave it members; the function's variable at the end of the top level has them.
+ */
+function withLaterFields(value: Val, topLevel: ReadonlyMap<string, Val>): Val {
+  const ref = value.ref
+  if (ref?.t !== 'function' || !ref.fn.name) return value
+  const later = topLevel.get(ref.fn.name)
+  if (later?.ref?.t !== 'function' || later.ref.fn !== ref.fn || !later.fields) return value
+  return { ...value, fields: new Map([...later.fields, ...(value.fields ?? [])]) }
 }
 
 /**
@@ -226,12 +259,25 @@ export function recordLibraryPaths(engine: Engine, exported: ExportedFunction): 
   if (!summary) return
   for (const { fact, hit, safe } of summary.sinks) {
     if (fact.origin.type !== 'param' || fact.origin.index < 0 || !LIBRARY_SINK_KINDS.has(hit.spec.kind)) continue
+    // A caller's keys written once into an object change that object only (pollution.ts).
+    if (hit.spec.kind === 'prototype' && !hit.spec.sharedPrototype) continue
+    if (hit.spec.kind === 'backtracking' && !isCallerText(fact.origin.path)) continue
+    // Past the declared parameters: a position of `arguments`.
     const param = exported.fn.params[fact.origin.index]
-    if (!param) continue
-    if (isContract(hit.spec.kind, [param.name ?? '', ...fact.origin.path.split('.')])) continue
+    const name = param ? (param.name ?? `#${fact.origin.index + 1}`) : `arguments[${fact.origin.index}]`
+    if (isContract(hit.spec.kind, [param?.name ?? '', ...fact.origin.path.split('.')])) continue
     if (hit.spec.kind === 'sql' && !DATABASE_CLIENT.test(engine.unitOf(hit.site.path).text)) continue
-    engine.record(libraryFact(fact, exported, param.name ?? `#${fact.origin.index + 1}`, param.site), hit, safe)
+    engine.record(libraryFact(fact, exported, name, param?.site ?? exported.fn.site), hit, safe)
   }
+}
+
+/**
+ * A regex runs on what the caller passed when it runs on the argument or an element of it (`args[0]`,
+ * a `split` part); on a named field (`root.raws.before`, `config.rawName`) it runs on an object
+ * graph the package built or keeps, more often than on a caller's text.
+ */
+function isCallerText(fieldPath: string): boolean {
+  return fieldPath.split('.').every((segment) => segment === '' || /^-?\d+$/.test(segment))
 }
 
 function isContract(kind: string, names: readonly string[]): boolean {

@@ -7,16 +7,191 @@
  * `a[x][y] = v` is `y`, its *first-level key* `x` (with `x` = `__proto__`, `a[x]` is
  * Object.prototype itself and `y` any property of every object). Writes under constant keys put
  * attacker values somewhere, but never on a prototype: only keys count.
+ *
+ * A *shared-prototype write* can change a prototype other objects inherit from: a nested write,
+ * a write into an object reached by an untrusted key (`o = o[k]` walks of set-by-path helpers),
+ * or a write in a function that hands such an object on (`merge(target[k], source[k])`: a
+ * recursive merge). A single `o[k] = v` with `k` = `__proto__` replaces the prototype of `o`
+ * alone; with `constructor` it writes an own property. Against a shared-prototype write a guard
+ * must exclude `__proto__` and `constructor` (`prototype` is reached through `constructor`); a
+ * single write needs `__proto__` excluded.
  */
-import type { Expr, Target } from './ir.ts'
+import { pathOf } from './ir.ts'
+import type { Expr, FunctionDef, Stmt, Target } from './ir.ts'
+import { sinkKindBit } from './kinds.ts'
 import type { SourceKind } from './kinds.ts'
 import type { SinkSpec } from './spec.ts'
-import type { Val } from './values.ts'
+import { cleanedWhere } from './values.ts'
+import type { Fact, Step, Val } from './values.ts'
 
 export const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype'])
 
 /** The qualified name given to objects made without a prototype (`Object.create(null)`). */
 export const NULL_PROTOTYPE = '<null-prototype object>'
+
+/** The qualified name given to a value read under an untrusted key (`o[k]`): it may be a prototype. */
+export const REACHED_BY_KEY = '<object reached by an untrusted key>'
+
+// Guard progress, kept in a fact's cleaned bits above the sink kinds' bits: a key compared with
+// `__proto__`, and one compared with `constructor`. Both together clean the `prototype` kind.
+const PROTO_EXCLUDED = 1 << 29
+const CONSTRUCTOR_EXCLUDED = 1 << 30
+const PROTOTYPE_BIT = sinkKindBit('prototype')
+
+/** The guard-progress bits a deny list or comparison holding these keys gives. */
+export function exclusionMask(keys: Iterable<string>): number {
+  let mask = 0
+  for (const key of keys) mask |= key === '__proto__' ? PROTO_EXCLUDED : key === 'constructor' ? CONSTRUCTOR_EXCLUDED : 0
+  return mask
+}
+
+/** A key's facts, after a guard excluded some prototype keys: both excluded clean the prototype kind. */
+export function completeExclusion(value: Val, step: Step): Val {
+  const both = PROTO_EXCLUDED | CONSTRUCTOR_EXCLUDED
+  return cleanedWhere(value, (fact) => (fact.cleaned & both) === both, PROTOTYPE_BIT, step)
+}
+
+/**
+ * Whether a fact still counts at a write: a single write needs only `__proto__` excluded, and a
+ * parameter's `length` (`part = list.length` to append) is a number, no property name.
+ */
+export function countsAtWrite(fact: Fact, shared: boolean): boolean {
+  if (fact.origin.type === 'param' && fact.origin.path.split('.').at(-1) === 'length') return false
+  return shared || (fact.cleaned & PROTO_EXCLUDED) === 0
+}
+
+/** Whether a key with these data may still spell a prototype key an object walk reaches. */
+export function mayWalkToPrototype(key: Val): boolean {
+  return mayBePrototypeKey(key) && key.facts.some((fact) => (fact.cleaned & PROTOTYPE_BIT) === 0)
+}
+
+/** The value read under an untrusted key (`o[k]`), marked as possibly a prototype. */
+export function reachedByKey(read: Val, key: Val): Val {
+  if (key.constant !== undefined || !mayWalkToPrototype(key) || read.qname !== null) return read
+  return { ...read, qname: REACHED_BY_KEY }
+}
+
+const descending = new WeakMap<FunctionDef, ReadonlySet<string>>()
+
+/**
+ * Whether a function hands an object it reached by a computed key of `written` (an access path:
+ * `target`, `this`) to another call as its first argument, beside one reached by a computed key
+ * of another object (`merge(target[key], source[key])`, `var sub = target[key], val = src[key];
+ * extend(sub, val)`), or to itself (`set(obj[head], rest, value)`). That is how recursive merges
+ * and path setters descend into the object they write; a
+ * predicate (`isObject(target[key])`) or a callback given an entry (`dispose(list[i], key)`)
+ * merges nothing into it, and a walk over the source only (`step(source[key], ...)` writing into
+ * a fresh result) reaches nothing shared.
+ */
+export function descendsByKey(fn: FunctionDef, written: string): boolean {
+  let known = descending.get(fn)
+  if (known === undefined) {
+    known = descentsOf(fn.body(), fn.name)
+    descending.set(fn, known)
+  }
+  return known.has(written)
+}
+
+/** The access paths whose sub-objects, reached by a computed key, a function hands on. */
+function descentsOf(body: readonly Stmt[], self: string | null): ReadonlySet<string> {
+  const reached = new Map<string, string>()
+  const calls: Array<Extract<Expr, { t: 'call' }>> = []
+  const computedIndexOf = (expr: Expr): string | null => (expr.t === 'index' && expr.index.t !== 'literal' ? pathOf(expr.object) : null)
+  const noteReached = (target: Target, value: Expr | null): void => {
+    const parent = value ? computedIndexOf(value) : null
+    if (target.t === 'name' && parent !== null) reached.set(target.name, parent)
+  }
+  const visitExpr = (expr: Expr | null, depth: number): void => {
+    if (!expr || depth > 40) return
+    switch (expr.t) {
+      case 'call':
+        calls.push(expr)
+        visitExpr(expr.callee, depth + 1)
+        for (const arg of expr.args) visitExpr(arg.value, depth + 1)
+        return
+      case 'assign':
+        noteReached(expr.target, expr.value)
+        visitExpr(expr.value, depth + 1)
+        return
+      case 'member':
+        return visitExpr(expr.object, depth + 1)
+      case 'index':
+        visitExpr(expr.object, depth + 1)
+        return visitExpr(expr.index, depth + 1)
+      case 'binary':
+        visitExpr(expr.left, depth + 1)
+        return visitExpr(expr.right, depth + 1)
+      case 'unary':
+        return visitExpr(expr.operand, depth + 1)
+      case 'conditional':
+        visitExpr(expr.test, depth + 1)
+        visitExpr(expr.then, depth + 1)
+        return visitExpr(expr.else, depth + 1)
+      case 'list':
+      case 'template':
+      case 'other':
+        for (const part of expr.t === 'list' ? expr.elements : expr.parts) visitExpr(part, depth + 1)
+        return
+      case 'dict':
+        for (const entry of expr.entries) visitExpr(entry.value, depth + 1)
+        return
+      default:
+        return
+    }
+  }
+  const visit = (stmts: readonly Stmt[], depth: number): void => {
+    if (depth > 20) return
+    for (const stmt of stmts) {
+      switch (stmt.t) {
+        case 'expr':
+          visitExpr(stmt.expr, 0)
+          break
+        case 'assign':
+          noteReached(stmt.target, stmt.value)
+          visitExpr(stmt.value, 0)
+          break
+        case 'return':
+          visitExpr(stmt.value, 0)
+          break
+        case 'if':
+          visitExpr(stmt.test, 0)
+          visit(stmt.then, depth + 1)
+          visit(stmt.else, depth + 1)
+          break
+        case 'loop':
+          visit(stmt.init, depth + 1)
+          visit(stmt.body, depth + 1)
+          break
+        case 'switch':
+          for (const item of stmt.cases) visit(item.body, depth + 1)
+          break
+        case 'try':
+          visit(stmt.body, depth + 1)
+          for (const handler of stmt.handlers) visit(handler.body, depth + 1)
+          visit(stmt.finally, depth + 1)
+          break
+        case 'block':
+          visit(stmt.body, depth + 1)
+          break
+        default:
+          break
+      }
+    }
+  }
+  visit(body, 0)
+  const parentOf = (expr: Expr | undefined): string | null => (expr ? (computedIndexOf(expr) ?? (expr.t === 'name' ? (reached.get(expr.name) ?? null) : null)) : null)
+  const parents = new Set<string>()
+  for (const call of calls) {
+    const target = parentOf(call.args[0]?.value)
+    // A function looked up by a key (`combine[key](current, value)`) is the caller's own merge.
+    if (call.callee.t === 'index') continue
+    if (target === null) continue
+    // Calling itself on the target's sub-object walks it (`set(obj[head], rest, value)`).
+    const recursive = self !== null && call.callee.t === 'name' && call.callee.name === self
+    if (recursive || call.args.slice(1).some((arg) => ![null, target].includes(parentOf(arg.value)))) parents.add(target)
+  }
+  return parents
+}
 
 /** A computed key of a write and the object it indexes. */
 export interface KeyedWrite {
@@ -39,12 +214,22 @@ export function prototypeKeys(target: Extract<Target, { t: 'member' | 'index' }>
   return keys.filter(({ key }) => key.t !== 'literal')
 }
 
-/** Whether a value (a deny list: an array or Set literal, a constant) holds a prototype key. */
-export function holdsPrototypeKey(value: Val, depth = 0): boolean {
-  if (typeof value.constant === 'string' && PROTOTYPE_KEYS.has(value.constant)) return true
-  if (depth > 2 || !value.fields) return false
-  for (const field of value.fields.values()) if (holdsPrototypeKey(field, depth + 1)) return true
-  return false
+/** The prototype keys a value (a deny list: an array or Set literal, a constant) holds. */
+export function heldPrototypeKeys(value: Val, into = new Set<string>(), depth = 0): Set<string> {
+  if (typeof value.constant === 'string' && PROTOTYPE_KEYS.has(value.constant)) into.add(value.constant)
+  if (depth > 2 || !value.fields) return into
+  for (const field of value.fields.values()) heldPrototypeKeys(field, into, depth + 1)
+  return into
+}
+
+const NAMED_KEYS: ReadonlyArray<readonly [string, RegExp]> = [
+  ['__proto__', /__proto__/],
+  ['constructor', /['"`]constructor['"`]/],
+]
+
+/** The prototype keys a deny list built elsewhere names in its text (`BLOCKED.has(k)`, `['__proto__', 'constructor'].includes(k)`). */
+export function prototypeKeysNamedIn(text: string): string[] {
+  return NAMED_KEYS.filter(([, pattern]) => pattern.test(text)).map(([name]) => name)
 }
 
 /** Path parameters are named by the route (`/:id`): merging them copies the route's keys. */
@@ -67,11 +252,12 @@ const sinks = new Map<string, SinkSpec>()
  * The sink of one write or merge; its note is the whole sink description (report.ts). Only remote
  * data counts: whoever passes command-line arguments already runs the process.
  */
-export function prototypeSink(note: string, exceptSources: readonly SourceKind[] = []): SinkSpec {
-  let spec = sinks.get(note)
+export function prototypeSink(note: string, sharedPrototype: boolean, exceptSources: readonly SourceKind[] = []): SinkSpec {
+  const cacheKey = `${sharedPrototype ? 'shared' : 'own'}\u0000${note}`
+  let spec = sinks.get(cacheKey)
   if (!spec) {
-    spec = { kind: 'prototype', note, sources: ['remote'], exceptSources }
-    if (sinks.size < 10_000) sinks.set(note, spec)
+    spec = { kind: 'prototype', note, sources: ['remote'], exceptSources, sharedPrototype }
+    if (sinks.size < 10_000) sinks.set(cacheKey, spec)
   }
   return spec
 }

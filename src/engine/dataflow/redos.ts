@@ -80,12 +80,49 @@ export function judgeRegex(literal: string): BacktrackingVerdict | null {
 function analyze(literal: string): BacktrackingVerdict | null {
   const parsed = parseRegexLiteral(literal)
   if (!parsed || parsed.source.length > MAX_PATTERN_LENGTH || !REPETITION.test(parsed.source)) return null
+  const whole = check(parsed.source, parsed.flags)
+  if (whole) return whole
+  // recheck takes an anchored alternative (`^\s*|\s*$`) for an anchor of the whole pattern, and
+  // so misses the unanchored one, tried at every start: the pattern is as slow as its slowest
+  // alternative on an input the others reject at once.
+  const alternatives = topLevelAlternatives(parsed.source)
+  if (alternatives.length < 2) return null
+  for (const alternative of alternatives) {
+    const verdict = REPETITION.test(alternative) ? check(alternative, parsed.flags) : null
+    if (verdict) return verdict
+  }
+  return null
+}
+
+function check(source: string, flags: string): BacktrackingVerdict | null {
   // The automaton checker only: the fuzzing one is randomized and slower, and a verdict must be
   // the same on every scan of the same code.
-  const diagnostics = checkSync(parsed.source, parsed.flags, { checker: 'automaton', timeout: REGEX_CHECK_TIMEOUT_MS })
+  const diagnostics = checkSync(source, flags, { checker: 'automaton', timeout: REGEX_CHECK_TIMEOUT_MS })
   if (diagnostics.status !== 'vulnerable') return null
   const complexity = diagnostics.complexity.type === 'exponential' ? 'exponential' : diagnostics.complexity.summary
   return { complexity, attack: diagnostics.attack.pattern }
+}
+
+/** A pattern's alternatives at the top level (`a|b(c|d)` is `a` and `b(c|d)`), escapes and classes kept whole. */
+export function topLevelAlternatives(source: string): string[] {
+  const parts: string[] = []
+  let depth = 0
+  let inClass = false
+  let start = 0
+  for (let index = 0; index < source.length; index++) {
+    const char = source[index]
+    if (char === '\\') index++
+    else if (inClass) inClass = char !== ']'
+    else if (char === '[') inClass = true
+    else if (char === '(') depth++
+    else if (char === ')') depth--
+    else if (char === '|' && depth === 0) {
+      parts.push(source.slice(start, index))
+      start = index + 1
+    }
+  }
+  parts.push(source.slice(start))
+  return parts
 }
 
 /**

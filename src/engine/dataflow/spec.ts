@@ -179,6 +179,8 @@ export interface SyntaxSpec {
   readonly packageScope?: boolean
   /** JS: `module.exports` / `exports` objects exist in every module */
   readonly commonJsExports?: boolean
+  /** JS: the list every function's arguments are in, whatever its parameters (`arguments`) */
+  readonly argumentsObject?: string
   /** Python: every top-level name can be imported (no export list) */
   readonly operators: OperatorSpec
   /** `go`: an import path names the repository folder it ends with (a package: see packageScope) */
@@ -333,6 +335,11 @@ export interface SinkSpec {
    * elsewhere.
    */
   readonly safePrefix?: string
+  /**
+   * A prototype-pollution sink that can reach a prototype other objects share (pollution.ts): a
+   * nested write, a write into an object reached by an untrusted key, a recursive merge.
+   */
+  readonly sharedPrototype?: boolean
 }
 
 export interface SanitizerSpec {

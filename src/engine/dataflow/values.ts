@@ -259,6 +259,14 @@ export function cleaned(value: Val, mask: number, step: Step, onlyNormalized = f
   })
 }
 
+/** `cleaned`, for the facts a test selects only. */
+export function cleanedWhere(value: Val, select: (fact: Fact) => boolean, mask: number, step: Step): Val {
+  return mapFacts(value, (fact) => {
+    if (!select(fact) || (fact.cleaned & mask) === mask) return fact
+    return makeFact(fact.origin, appendSteps(fact.steps, [step]), fact.cleaned | mask, [...fact.sanitizers, { mask: mask & ~fact.cleaned, step }].slice(0, 6), fact.normalized)
+  })
+}
+
 export function normalized(value: Val, step: Step): Val {
   return mapFacts(value, (fact) => makeFact(fact.origin, appendSteps(fact.steps, [step]), fact.cleaned, fact.sanitizers, true))
 }

@@ -306,6 +306,7 @@ export const JAVASCRIPT_SPEC: LanguageSpec = {
     },
     constructorNames: ['constructor'],
     commonJsExports: true,
+    argumentsObject: 'arguments',
     moduleResolution: 'node',
     operators: {
       and: ['&&'],
@@ -335,7 +336,8 @@ export const JAVASCRIPT_SPEC: LanguageSpec = {
     { call: ['String', 'mongo-sanitize', 'express-mongo-sanitize.sanitize', '**.sanitizeFilter', '**.toString'], cleans: ['nosql'], note: 'no query operators in a string' },
     { call: ['ldap-escape.filter', 'ldapEscape.filter', '**.escapeFilter'], cleans: ['ldap'], note: 'LDAP filter escaping' },
     { call: ['**.{replace,replaceAll}'], cleans: ['header', 'log'], when: [{ argText: { index: 0, matches: '\\\\r|\\\\n' } }], note: 'CR/LF removal' },
-    { call: ['JSON.stringify'], cleans: ['log', 'header'], note: 'JSON encoding' },
+    // Its result is a JavaScript literal: quotes and backslashes escaped, so code built around it reads it as data.
+    { call: ['JSON.stringify'], cleans: ['log', 'header', 'code'], note: 'JSON encoding' },
     { call: ['JSON.parse'], cleans: ['code'], note: 'data-only parsing' },
     { call: ['escape-string-regexp', '{lodash,_}.escapeRegExp', 'lodash.escaperegexp', 'lodash/escapeRegExp', 'escapeRegExp', 'escapeRegex', '**.escapeRegExp'], cleans: ['regex'], note: 'regex metacharacters escaped' },
     { call: ['**.{replace,replaceAll}'], cleans: ['regex'], when: [{ argText: { index: 0, matches: REGEX_METACHARACTER_CLASS } }, { argText: { index: 1, matches: REGEX_ESCAPE_REPLACEMENT } }], note: 'regex metacharacters escaped' },
