@@ -56,7 +56,9 @@ describe('scan API', () => {
         content: Buffer.from('from flask import request\nfrom app.db import find\n\ndef search(cursor):\n    name = request.args.get("name")\n    return find(cursor, name)\n'),
       },
     ]
-    const withFlow = await scanSources(files, { ...options, analyzers: ['sast', 'dataflow'] })
+    const logs: LogEvent[] = []
+    const withFlow = await scanSources(files, { ...options, analyzers: ['sast', 'dataflow'], onLog: (event) => logs.push(event) })
+    expect(logs.map((event) => event.message)).toContain('rules loaded: 1 rules, analyzers sast, dataflow')
     const sink = withFlow.findings.filter((finding) => finding.filePath === 'app/db.py' && finding.lineNumber === 2)
     expect(sink).toHaveLength(1)
     expect(sink[0]).toMatchObject({ analyzer: 'dataflow', category: 'sql-injection', modelUsed: 'parapet-dataflow/1.0' })

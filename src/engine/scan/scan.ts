@@ -498,9 +498,10 @@ async function prepare(options: ScanOptions): Promise<Preparation> {
     log('error', `rule ${ruleId} failed on ${path}: ${message}`, { ruleId, path }),
   )
   for (const name of set.unavailable) log('warning', `analyzer "${name}" is not available in this engine version; skipped`, { analyzer: name })
-  const running = set.analyzers.map((analyzer) => analyzer.name)
-  log('info', `rules loaded: ${set.rulesRun} rules, analyzers ${running.join(', ') || 'none'}`, { rules: set.rulesRun, analyzers: running })
   const dataflow = names.includes('dataflow')
+  // data flow runs at the repository stage, not per file, but the scan runs it all the same
+  const running: AnalyzerName[] = [...set.analyzers.map((analyzer) => analyzer.name), ...(dataflow ? (['dataflow'] as const) : [])]
+  log('info', `rules loaded: ${set.rulesRun} rules, analyzers ${running.join(', ') || 'none'}`, { rules: set.rulesRun, analyzers: running })
   const taintRules = names.includes('sast') ? rules.filter(isTaintRule) : []
   for (const rule of taintRules) {
     for (const problem of rule.semgrep ? checkTaintRule(rule.semgrep, rule.language) : []) log('error', `rule ${rule.id} does not run: ${problem.message}`, { ruleId: rule.id })
@@ -510,7 +511,7 @@ async function prepare(options: ScanOptions): Promise<Preparation> {
   if (taintRules.length > 0) repository.push(new TaintAnalyzer(taintRules, detector))
   if (options.summary) repository.push(new SummaryAnalyzer({ maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES }))
   return {
-    names: dataflow ? [...running, 'dataflow'] : running,
+    names: running,
     rules,
     analysis: new FileAnalysis(set.analyzers, detector, metrics),
     rulesRun: set.rulesRun,
