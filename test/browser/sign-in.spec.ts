@@ -27,3 +27,19 @@ test('signs in with an API key, keeps it across reloads of any page, and signs o
   await page.reload()
   await expect(page.getByLabel('API key (pk_...) or bearer token')).toBeVisible()
 })
+
+test('signs in with a bearer token', async ({ page, organization }) => {
+  await signIn(page, organization.mintToken())
+  await expect(page.getByRole('heading', { level: 1, name: 'Repositories' })).toBeVisible()
+  await expect(page.getByTestId('live-scans')).toHaveText('No scans running')
+})
+
+test('returns to sign-in with the server\'s message when the key is revoked while signed in', async ({ page, organization }) => {
+  await signIn(page, organization.apiKey)
+  await expect(page.getByTestId('live-scans')).toHaveText('No scans running')
+  organization.revokeApiKey()
+  // the open live connection is closed by the server (4401), and any request would answer 401
+  await expect(page.getByLabel('API key (pk_...) or bearer token')).toBeVisible({ timeout: 60_000 })
+  await expect(page.getByRole('status')).toContainText(/Signed out: .*API key/i)
+  await captureView(page, 'signed-out')
+})

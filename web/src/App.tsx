@@ -22,7 +22,7 @@ export function App() {
 function SignedInOrNot() {
   const { session } = useSessionState()
   if (!session) return <SignInView />
-  // keyed by the client: a new sign-in starts every page's state afresh
+  // rendered only while signed in: a new sign-in starts every page's state afresh
   return (
     <LiveScansProvider>
       <Shell />

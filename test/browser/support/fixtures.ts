@@ -1,6 +1,6 @@
 /**
  * What every browser spec starts from: a fresh organization with an API key made by the real
- * CLI (`organization`), a signed-in page (`signedIn`), zip files of projects on disk for the
+ * CLI (`organization`, which also revokes it and mints bearer tokens), a signed-in page (`signedIn`), zip files of projects on disk for the
  * upload field, and screenshots of views (`captureView`, into docs/screenshots when
  * PARAPET_SCREENSHOTS is set, as `npm run screenshots` does).
  */
@@ -9,12 +9,17 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { expect, test as base, type Page, type TestInfo } from '@playwright/test'
 import { makeZip, type ZipFiles } from '../../support/zips.ts'
-import { createApiKey, PROJECT_ROOT } from './server.ts'
+import { createApiKey, mintToken, PROJECT_ROOT, revokeApiKey } from './server.ts'
 
 export interface Organization {
   orgId: string
   userId: string
   apiKey: string
+  apiKeyId: string
+  /** revokes the API key, as `parapet keys revoke` does */
+  revokeApiKey(): void
+  /** a bearer token for the same organization and user */
+  mintToken(): string
 }
 
 function serverEnv(): Record<string, string> {
@@ -38,7 +43,9 @@ export const test = base.extend<{ organization: Organization; signedIn: Page }>(
   },
   organization: async ({}, use) => {
     const orgId = `browser-${randomUUID().slice(0, 8)}`
-    await use({ orgId, userId: 'alice', apiKey: createApiKey(serverEnv(), orgId, 'alice') })
+    const env = serverEnv()
+    const { key, id } = createApiKey(env, orgId, 'alice')
+    await use({ orgId, userId: 'alice', apiKey: key, apiKeyId: id, revokeApiKey: () => revokeApiKey(env, id), mintToken: () => mintToken(env, orgId, 'alice') })
   },
   signedIn: async ({ page, organization }, use) => {
     await signIn(page, organization.apiKey)

@@ -1,9 +1,11 @@
 /**
  * The real service for the browser suite: the built entry point (`node dist/src/main.js`, API
  * and worker in one process) on a fresh embedded PostgreSQL in a temporary folder, or on a fresh
- * database of the server at DATABASE_URL when it is set. API keys are made by the real CLI.
+ * database of the server at DATABASE_URL when it is set, accepting bearer tokens signed with a
+ * secret of its own. API keys and tokens are made by the real CLI.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -54,7 +56,8 @@ export async function startBrowserServer(): Promise<BrowserServer> {
   // embedded PostgreSQL runs as the postgres user, which must reach its data folder
   chmodSync(dataDir, 0o755)
   const database = process.env['DATABASE_URL'] ? await createDatabase(process.env['DATABASE_URL']) : undefined
-  const env: Record<string, string> = database ? { DATABASE_URL: database.url } : { PARAPET_DATA_DIR: path.join(dataDir, 'data'), EMBEDDED_PG_PORT: String(await findFreePort()) }
+  const databaseEnv: Record<string, string> = database ? { DATABASE_URL: database.url } : { PARAPET_DATA_DIR: path.join(dataDir, 'data'), EMBEDDED_PG_PORT: String(await findFreePort()) }
+  const env: Record<string, string> = { ...databaseEnv, AUTH_JWT_SECRET: randomBytes(32).toString('hex') }
   const child = spawn(process.execPath, ['dist/src/main.js'], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: process.env['BROWSER_SERVER_LOG_LEVEL'] ?? 'info' },
@@ -88,15 +91,26 @@ export async function startBrowserServer(): Promise<BrowserServer> {
 
 export const ALL_SCOPES = ['read:repo', 'write:repo', 'delete:repo', 'write:scan']
 
-/** `parapet keys create` against the suite's database: the key (pk_...) it prints last. */
-export function createApiKey(env: Record<string, string>, orgId: string, userId: string, scopes = ALL_SCOPES): string {
-  const result = spawnSync(process.execPath, ['bin/parapet.js', 'keys', 'create', '--org', orgId, '--user', userId, '--scopes', scopes.join(',')], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-    timeout: 120_000,
-  })
-  const key = result.stdout.trim().split('\n').at(-1) ?? ''
-  if (result.status !== 0 || !key.startsWith('pk_')) throw new Error(`parapet keys create failed (${result.status}):\n${result.stdout}\n${result.stderr}`)
-  return key
+function parapet(env: Record<string, string>, args: string[]): string {
+  const result = spawnSync(process.execPath, ['bin/parapet.js', ...args], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 120_000 })
+  if (result.status !== 0) throw new Error(`parapet ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`)
+  return result.stdout
+}
+
+/** `parapet keys create` against the suite's database: the key (pk_..., printed last) and its id. */
+export function createApiKey(env: Record<string, string>, orgId: string, userId: string, scopes = ALL_SCOPES): { key: string; id: string } {
+  const output = parapet(env, ['keys', 'create', '--org', orgId, '--user', userId, '--scopes', scopes.join(',')])
+  const key = output.trim().split('\n').at(-1) ?? ''
+  const id = /Created API key (\S+) /.exec(output)?.[1]
+  if (!key.startsWith('pk_') || !id) throw new Error(`parapet keys create printed no key:\n${output}`)
+  return { key, id }
+}
+
+export function revokeApiKey(env: Record<string, string>, id: string): void {
+  parapet(env, ['keys', 'revoke', id])
+}
+
+/** `parapet token`: a bearer token the suite's server accepts. */
+export function mintToken(env: Record<string, string>, orgId: string, userId: string, scopes = ALL_SCOPES): string {
+  return parapet(env, ['token', '--org', orgId, '--user', userId, '--scopes', scopes.join(',')]).trim()
 }

@@ -3,7 +3,7 @@
  * browser tab, and the GraphQL client that sends it. A credential is kept only after a real
  * query accepted it; a 401 anywhere (HTTP or WebSocket) signs out with the server's message.
  */
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react'
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
 import { graphql } from '../gql/index.ts'
 import { ApiError, createGraphQLClient, type GraphQLClient, type SessionEndedError } from './client.ts'
 
@@ -42,8 +42,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const session = useMemo<Session | undefined>(() => {
     if (!credential) return undefined
     const client = createGraphQLClient(credential, (error: SessionEndedError) => signOut(`Signed out: ${error.message}`))
-    return { client, signOut: (message?: string) => { client.dispose(); signOut(message) } }
+    return { client, signOut }
   }, [credential, signOut])
+  // a session that ends (sign-out, a 401) closes its live connection with it
+  useEffect(() => () => session?.client.dispose(), [session])
 
   const signIn = useCallback(async (candidate: string) => {
     const trimmed = candidate.trim()
