@@ -39,9 +39,9 @@ test('opens an issue from the sorted list and triages it; the note joins its his
   await page.getByRole('button', { name: 'Save triage' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Triage saved.' })).toBeVisible()
   await expect(page.getByTestId('false-positive')).toHaveText('yes')
-  const notes = page.getByRole('list', { name: 'Notes history' })
-  await expect(notes).toContainText('Only the health check calls it, with a fixed host.')
-  await expect(notes).toContainText(organization.userId)
+  const history = page.getByRole('list', { name: 'Triage history' })
+  await expect(history).toContainText('Only the health check calls it, with a fixed host.')
+  await expect(history).toContainText(`${organization.userId} marked false positive`)
   await captureView(page, 'issue')
 
   // the same issue, read again: the triage was stored
