@@ -49,6 +49,7 @@ const config = {
     ScanLog: '../modules/scans/scan.entity.ts#ScanLog',
     Issue: '../modules/issues/issue.records.ts#IssueRecord',
     IssueNote: '../modules/issues/issue.records.ts#IssueNoteRecord',
+    TriageEntry: '../modules/issues/issue.entity.ts#IssueNote',
     Ruleset: '../modules/rulesets/ruleset.entity.ts#Ruleset',
     ScanStatus: '../modules/scans/scan.entity.ts#ScanStatus',
     ScanType: '../modules/scans/scan.entity.ts#ScanType',

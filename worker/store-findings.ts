@@ -2,7 +2,7 @@
  * Stores a scan's findings as issues, in batches, and follows them across scans. The scan is
  * compared with the repository's previous completed scan (its base, recorded on the scan): a
  * finding whose fingerprint matches an issue of the base is `unchanged` and inherits its
- * false_positive, exploitable, severity, notes and first sighting; any other is `new`, first seen
+ * false_positive, exploitable, severity, triage history (notes included) and first sighting; any other is `new`, first seen
  * in the earliest earlier completed scan of the repository that held its fingerprint (a finding
  * that comes back after a fix), or else in this scan.
  */
@@ -11,7 +11,7 @@ import type { EntityManager } from '@mikro-orm/postgresql'
 import type { Finding } from '../src/engine/index.ts'
 import { orgOf } from '../src/db/org-scope.ts'
 import type { SeverityLevel } from '../src/modules/issues/issue.entity.ts'
-import { NOTES_OF_ISSUE_JSON, toNoteRecords, type IssueNoteRecord, type IssueNoteRow } from '../src/modules/issues/issue.records.ts'
+import { TRIAGE_ENTRIES_OF_ISSUE_JSON, type TriageEntryRow } from '../src/modules/issues/issue.records.ts'
 import { Scan } from '../src/modules/scans/scan.entity.ts'
 
 const BATCH_SIZE = 500
@@ -20,7 +20,8 @@ interface Triage {
   falsePositive: boolean
   exploitable: boolean | null
   severity: SeverityLevel
-  notes: IssueNoteRecord[]
+  /** the base issue's triage entries, copied to the new issue */
+  entries: TriageEntryRow[]
 }
 
 /** Where a fingerprint first appeared in the repository. */
@@ -44,7 +45,17 @@ export async function storeFindings(em: EntityManager, scan: Scan, findings: Fin
     const earlier = await earlierSightings(em, scan, batch.map((finding) => finding.fingerprint).filter((fingerprint) => !inherited.has(fingerprint)))
     const issues = batch.map((finding) => issueRow(scan, finding, inherited.get(finding.fingerprint), earlier.get(finding.fingerprint)))
     const notes = batch.flatMap((finding, index) =>
-      (inherited.get(finding.fingerprint)?.notes ?? []).map((note) => ({ id: randomUUID(), org_id: scan.orgId, issue_id: issues[index]?.id, text: note.text, author: note.author, created_at: note.createdAt })),
+      (inherited.get(finding.fingerprint)?.entries ?? []).map((entry) => ({
+        id: randomUUID(),
+        org_id: scan.orgId,
+        issue_id: issues[index]?.id,
+        text: entry.text,
+        author: entry.author,
+        false_positive: entry.falsePositive,
+        exploitable: entry.exploitable,
+        severity: entry.severity,
+        created_at: entry.createdAt,
+      })),
     )
     await em.getConnection().getKnex().transaction(async (trx) => {
       await trx.raw(INSERT_ISSUES_SQL, [JSON.stringify(issues)])
@@ -67,7 +78,7 @@ const ISSUE_COLUMNS = `id, org_id, repo_id, scan_id, fingerprint, rule_id, file_
   cwe_ids, owasp_category, cvss_score, tags, model_used, data_flow, false_positive, exploitable, baseline_state, first_seen_at, first_seen_scan_id,
   created_at, updated_at`
 const INSERT_ISSUES_SQL = `insert into issues (${ISSUE_COLUMNS}) select ${ISSUE_COLUMNS} from json_populate_recordset(null::issues, ?::json)`
-const NOTE_COLUMNS = 'id, org_id, issue_id, text, author, created_at'
+const NOTE_COLUMNS = 'id, org_id, issue_id, text, author, false_positive, exploitable, severity, created_at'
 const INSERT_NOTES_SQL = `insert into issue_notes (${NOTE_COLUMNS}) select ${NOTE_COLUMNS} from json_populate_recordset(null::issue_notes, ?::json)`
 
 /** The issues row of a finding, keyed by column name. */
@@ -125,14 +136,14 @@ async function baseScanOf(em: EntityManager, scan: Scan): Promise<Scan | null> {
   )
 }
 
-// Four columns, the first sighting and the notes of each of the base's issues, without hydrating
+// Four columns, the first sighting and the triage entries of each of the base's issues, without hydrating
 // thousands of entities; raw SQL binds the organization (docs/org-scoping.md, rule 4).
 const BASE_ISSUES_SQL = `
   select i.fingerprint, i.false_positive as "falsePositive", i.exploitable, i.severity, i.first_seen_scan_id as "firstSeenScanId",
-    i.first_seen_at as "firstSeenAt", ${NOTES_OF_ISSUE_JSON} as notes
+    i.first_seen_at as "firstSeenAt", ${TRIAGE_ENTRIES_OF_ISSUE_JSON} as entries
   from issues i where i.scan_id = ? and i.org_id = ?`
 
-type BaseIssueRow = Omit<Triage, 'notes'> & { fingerprint: string; firstSeenScanId: string; firstSeenAt: string; notes: IssueNoteRow[] | null }
+type BaseIssueRow = Omit<Triage, 'entries'> & { fingerprint: string; firstSeenScanId: string; firstSeenAt: string; entries: TriageEntryRow[] | null }
 
 /** Triage and first sighting of the base's issues, by fingerprint. */
 async function inheritedByFingerprint(em: EntityManager, base: Scan): Promise<Map<string, Inherited>> {
@@ -144,7 +155,7 @@ async function inheritedByFingerprint(em: EntityManager, base: Scan): Promise<Ma
         falsePositive: row.falsePositive,
         exploitable: row.exploitable,
         severity: row.severity,
-        notes: toNoteRecords(row.notes),
+        entries: row.entries ?? [],
         firstSeen: { scanId: row.firstSeenScanId, at: new Date(row.firstSeenAt) },
       },
     ]),

@@ -4,8 +4,8 @@ import type { Repository as RepositoryModel } from '../modules/repositories/repo
 import type { RepositorySummary as RepositorySummaryModel } from '../modules/summaries/summary.entity.ts';
 import type { Scan as ScanModel, ScanLog as ScanLogModel, ScanStatus as ScanStatusModel, ScanType as ScanTypeModel, LogLevel as LogLevelModel } from '../modules/scans/scan.entity.ts';
 import type { IssueRecord as IssueRecordModel, IssueNoteRecord as IssueNoteRecordModel } from '../modules/issues/issue.records.ts';
+import type { IssueNote as IssueNoteModel, SeverityLevel as SeverityLevelModel, BaselineState as BaselineStateModel } from '../modules/issues/issue.entity.ts';
 import type { Ruleset as RulesetModel } from '../modules/rulesets/ruleset.entity.ts';
-import type { SeverityLevel as SeverityLevelModel, BaselineState as BaselineStateModel } from '../modules/issues/issue.entity.ts';
 import type { ScanComparison as ScanComparisonModel } from '../modules/scans/scan.service.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 export type Maybe<T> = T | null;
@@ -145,6 +145,7 @@ export type Issue = {
   id: Scalars['ID']['output'];
   lineNumber: Scalars['Int']['output'];
   modelUsed: Maybe<Scalars['String']['output']>;
+  /** the notes written by triage, oldest first (the entries of triageHistory with a note) */
   notes: Array<IssueNote>;
   owaspCategory: Maybe<Scalars['String']['output']>;
   /** the CWE and OWASP entries the finding falls under, with links where the entry is known */
@@ -164,6 +165,8 @@ export type Issue = {
   title: Scalars['String']['output'];
   /** the data-flow path of a data-flow finding, step by step (dataFlow, typed); null for other findings */
   trace: Maybe<DataFlowTrace>;
+  /** every triage of the issue, oldest first; carried to the issue with the same fingerprint in the next scan, as the notes */
+  triageHistory: Array<TriageEntry>;
   updatedAt: Scalars['DateTime']['output'];
 };
 
@@ -739,6 +742,18 @@ export type TraceStep = {
   note: Scalars['String']['output'];
 };
 
+/** One triage of an issue: who, when, what it set (null where it left a flag as it was) and its note. */
+export type TriageEntry = {
+  __typename?: 'TriageEntry';
+  author: Scalars['String']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  exploitable: Maybe<Scalars['Boolean']['output']>;
+  falsePositive: Maybe<Scalars['Boolean']['output']>;
+  /** null when the triage wrote none */
+  note: Maybe<Scalars['String']['output']>;
+  severity: Maybe<Severity>;
+};
+
 export type UpdateIssueInput = {
   exploitable?: InputMaybe<Scalars['Boolean']['input']>;
   falsePositive?: InputMaybe<Scalars['Boolean']['input']>;
@@ -887,6 +902,7 @@ export type ResolversTypes = {
   TaskStatus: null;
   TraceEnd: ResolverTypeWrapper<TraceEnd>;
   TraceStep: ResolverTypeWrapper<TraceStep>;
+  TriageEntry: ResolverTypeWrapper<IssueNoteModel>;
   UpdateIssueInput: UpdateIssueInput;
   UpdateRulesetInput: UpdateRulesetInput;
   Upload: ResolverTypeWrapper<Scalars['Upload']['output']>;
@@ -937,6 +953,7 @@ export type ResolversParentTypes = {
   Subscription: Record<PropertyKey, never>;
   TraceEnd: TraceEnd;
   TraceStep: TraceStep;
+  TriageEntry: IssueNoteModel;
   UpdateIssueInput: UpdateIssueInput;
   UpdateRulesetInput: UpdateRulesetInput;
   Upload: Scalars['Upload']['output'];
@@ -1026,6 +1043,7 @@ export type IssueResolvers<ContextType = GraphQLContext, ParentType extends Reso
   tags?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   trace?: Resolver<Maybe<ResolversTypes['DataFlowTrace']>, ParentType, ContextType>;
+  triageHistory?: Resolver<Array<ResolversTypes['TriageEntry']>, ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
 
@@ -1300,6 +1318,15 @@ export type TraceStepResolvers<ContextType = GraphQLContext, ParentType extends 
   note?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type TriageEntryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TriageEntry'] = ResolversParentTypes['TriageEntry']> = {
+  author?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  exploitable?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  falsePositive?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  note?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  severity?: Resolver<Maybe<ResolversTypes['Severity']>, ParentType, ContextType>;
+};
+
 export interface UploadScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Upload'], any> {
   name: 'Upload';
 }
@@ -1347,6 +1374,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   TaskStatus?: TaskStatusResolvers;
   TraceEnd?: TraceEndResolvers<ContextType>;
   TraceStep?: TraceStepResolvers<ContextType>;
+  TriageEntry?: TriageEntryResolvers<ContextType>;
   Upload?: GraphQLScalarType;
 };
 

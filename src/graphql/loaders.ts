@@ -6,7 +6,8 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import DataLoader from 'dataloader'
-import { countIssuesOfScans, type ScanIssueCounts } from '../modules/issues/issue.service.ts'
+import type { IssueNote } from '../modules/issues/issue.entity.ts'
+import { countIssuesOfScans, triageHistoryOfIssues, type ScanIssueCounts } from '../modules/issues/issue.service.ts'
 import { Repository } from '../modules/repositories/repository.entity.ts'
 import { RulesetRepository } from '../modules/rulesets/ruleset.entity.ts'
 import { Scan } from '../modules/scans/scan.entity.ts'
@@ -20,6 +21,8 @@ export interface Loaders {
   repoIdsOfRuleset: DataLoader<string, string[]>
   /** a scan's issues by severity and against its base (a chart over a list of scans) */
   issueCountsOfScan: DataLoader<string, ScanIssueCounts>
+  /** an issue's triage entries, oldest first */
+  triageHistoryOfIssue: DataLoader<string, IssueNote[]>
   /** a repository's summary, undefined before a full scan made one */
   summaryOfRepository: DataLoader<string, RepositorySummary | undefined>
 }
@@ -35,6 +38,7 @@ export function createLoaders(em: EntityManager): Loaders {
     }),
     issueCountsOfScan: new DataLoader((scanIds) => countIssuesOfScans(em, scanIds)),
     summaryOfRepository: new DataLoader((repoIds) => summariesOfRepositories(em, repoIds)),
+    triageHistoryOfIssue: new DataLoader((issueIds) => triageHistoryOfIssues(em, issueIds)),
   }
 }
 

@@ -39,9 +39,9 @@ test('opens an issue from the sorted list and triages it; the note joins its his
   await page.getByRole('button', { name: 'Save triage' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Triage saved.' })).toBeVisible()
   await expect(page.getByTestId('false-positive')).toHaveText('yes')
-  const notes = page.getByRole('list', { name: 'Notes history' })
-  await expect(notes).toContainText('Only the health check calls it, with a fixed host.')
-  await expect(notes).toContainText(organization.userId)
+  const history = page.getByRole('list', { name: 'Triage history' })
+  await expect(history).toContainText('Only the health check calls it, with a fixed host.')
+  await expect(history).toContainText(`${organization.userId} marked false positive`)
   await captureView(page, 'issue')
 
   // the same issue, read again: the triage was stored
@@ -71,6 +71,15 @@ test('triages a bulk selection and shows what happened to each row', async ({ si
   await expect(table.getByRole('cell', { name: 'updated', exact: true })).toHaveCount(shown)
   await expect(table.getByText(/exploitable/)).toHaveCount(shown)
   await captureView(page, 'issues-bulk-triage')
+
+  // triaged now: none is left to review, all are still new in their scan
+  await page.getByRole('combobox', { name: 'Triage', exact: true }).selectOption('REVIEW')
+  await expect(table.getByText('No issues match these filters.')).toBeVisible()
+  await expect(page).toHaveURL(/falsePositive=REVIEW/)
+  await page.getByRole('combobox', { name: 'Triage', exact: true }).selectOption('')
+  await page.getByRole('combobox', { name: 'Since the previous scan', exact: true }).selectOption('NEW')
+  await expect(table.getByRole('link', { name: /Command injection/ })).toBeVisible()
+  await expect(page.getByRole('status').filter({ hasText: `${shown} issues` })).toBeVisible()
 })
 
 test('shows a rule problem on its line in the editor, then saves the fixed ruleset linked to a repository', async ({ signedIn: page, organization, request }) => {

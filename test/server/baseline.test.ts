@@ -213,6 +213,7 @@ describe('the same through GraphQL', () => {
     const sql = firstPage.issues.find((issue: { category: string }) => issue.category === 'sql-injection')
     const exec = firstPage.issues.find((issue: { category: string; filePath: string }) => issue.category === 'command-injection' && issue.filePath === 'server.js')
     await gql('mutation($id: ID!) { updateIssue(id: $id, input: { falsePositive: true, notes: "reviewed" }) { id } }', { id: sql.id })
+    await gql('mutation($id: ID!) { updateIssue(id: $id, input: { exploitable: false }) { id } }', { id: sql.id })
 
     await uploadProject(app, caller, shopV2('shop-2222'), 'shop')
     const second = await createScan(repository.id)
@@ -228,6 +229,16 @@ describe('the same through GraphQL', () => {
       notes: [{ text: 'reviewed' }],
       firstSeenScan: { id: first },
       firstSeenAt: sql.createdAt,
+    })
+    // the whole triage history comes along, the triage that wrote no note included
+    const carried = latest.issues.find((issue: { fingerprint: string }) => issue.fingerprint === sql.fingerprint)
+    const { issue: history } = await gql('query($id: ID!) { issue(id: $id) { exploitable triageHistory { falsePositive exploitable note } } }', { id: carried.id })
+    expect(history).toEqual({
+      exploitable: false,
+      triageHistory: [
+        { falsePositive: true, exploitable: null, note: 'reviewed' },
+        { falsePositive: null, exploitable: false, note: null },
+      ],
     })
     const { repositoryIssues: fresh } = await gql(`query($repoId: ID!) { repositoryIssues(repoId: $repoId, filter: { latest: true, baselineState: NEW }) { issues { ${ISSUE} } } }`, { repoId: repository.id })
     expect(fresh.issues).toHaveLength(comparison.newCount)

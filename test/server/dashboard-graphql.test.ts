@@ -262,3 +262,39 @@ describe('rulesets in an editor', () => {
     for (const problem of response.body.detail) expect(Object.keys(problem).sort()).toEqual(['loc', 'msg', 'type'])
   })
 })
+
+describe("an issue's triage history", () => {
+  const HISTORY = `query($id: ID!) { issue(id: $id) { notes { text author } triageHistory { author createdAt falsePositive exploitable severity note } } }`
+
+  it('records who set what and when, with or without a note, from single and bulk triage, oldest first', async () => {
+    const alice = await makeApiKeyPrincipal(app.db.orm, { userId: 'alice' })
+    const bob = await makeApiKeyPrincipal(app.db.orm, { orgId: alice.orgId, userId: 'bob' })
+    const scan = await makeScan(app.db.orm, await makeRepository(app.db.orm, { orgId: alice.orgId }))
+    const issue = await makeIssue(app.db.orm, scan)
+    const other = await makeIssue(app.db.orm, scan)
+    await graphql(alice, `mutation($id: ID!) { updateIssue(id: $id, input: { falsePositive: true }) { id } }`, { id: issue.id })
+    await graphql(bob, `mutation($ids: [ID!]!) { bulkUpdateIssues(input: { issueIds: $ids, exploitable: true, severity: CRITICAL, notes: "reachable" }) { updatedCount } }`, { ids: [issue.id, other.id] })
+    await graphql(alice, `mutation($id: ID!) { updateIssue(id: $id, input: { notes: "asked the team" }) { id } }`, { id: issue.id })
+
+    const { issue: read } = (await graphql(alice, HISTORY, { id: issue.id })).data
+    expect(read.triageHistory).toEqual([
+      { author: 'alice', createdAt: expect.any(String), falsePositive: true, exploitable: null, severity: null, note: null },
+      { author: 'bob', createdAt: expect.any(String), falsePositive: null, exploitable: true, severity: 'CRITICAL', note: 'reachable' },
+      { author: 'alice', createdAt: expect.any(String), falsePositive: null, exploitable: null, severity: null, note: 'asked the team' },
+    ])
+    // notes stay the written notes only, on both surfaces
+    expect(read.notes).toEqual([{ text: 'reachable', author: 'bob' }, { text: 'asked the team', author: 'alice' }])
+    const rest = await app.request(`/api/issues/${issue.id}`, { method: 'PATCH', headers: alice.headers, json: { exploitable: false } })
+    expect(rest.body.notes.map((note: { text: string }) => note.text)).toEqual(['reachable', 'asked the team'])
+  })
+
+  it('shows another organization nothing of it', async () => {
+    const caller = await makeApiKeyPrincipal(app.db.orm)
+    const issue = await makeIssue(app.db.orm, await makeScan(app.db.orm, await makeRepository(app.db.orm, { orgId: caller.orgId })))
+    await graphql(caller, `mutation($id: ID!) { updateIssue(id: $id, input: { falsePositive: true, notes: "private" }) { id } }`, { id: issue.id })
+    const stranger = await makeApiKeyPrincipal(app.db.orm)
+    const body = await graphql(stranger, HISTORY, { id: issue.id })
+    expect(body.data).toBeNull()
+    expect(JSON.stringify(body)).not.toContain('private')
+  })
+})

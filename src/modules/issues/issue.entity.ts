@@ -1,4 +1,4 @@
-/** A finding of a scan, and the notes triage appends to it (a note is never overwritten). */
+/** A finding of a scan, and the entries triage appends to it (its history and notes: never overwritten). */
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core'
 import { Repository } from '../repositories/repository.entity.ts'
 import { Scan } from '../scans/scan.entity.ts'
@@ -54,6 +54,10 @@ export const Issue = defineEntity({
 })
 export type Issue = InferEntity<typeof Issue>
 
+/**
+ * One triage of an issue (its history's entry): who, when, what it set (null where it changed
+ * nothing) and its note, empty when none was written. The issue's notes are the entries with text.
+ */
 export const IssueNote = defineEntity({
   name: 'IssueNote',
   tableName: 'issue_notes',
@@ -63,6 +67,9 @@ export const IssueNote = defineEntity({
     issue: p.manyToOne(Issue).fieldName('issue_id'),
     text: p.text(),
     author: p.text(),
+    falsePositive: p.boolean().nullable(),
+    exploitable: p.boolean().nullable(),
+    severity: p.text().$type<SeverityLevel>().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 })

@@ -120,8 +120,13 @@ export interface ReadOptions {
   offset?: number
 }
 
-/** The notes of issue `i`, oldest first, as a JSON array (null when it has none). */
+/** The notes of issue `i` (its triage entries with a text), oldest first, as a JSON array (null when it has none). */
 export const NOTES_OF_ISSUE_JSON = `(select json_agg(json_build_object('text', n.text, 'author', n.author, 'createdAt', n.created_at) order by n.created_at, n.id)
+     from issue_notes n where n.issue_id = i.id and n.org_id = i.org_id and n.text <> '')`
+
+/** Every triage entry of issue `i`, oldest first, with what it set: what a later scan's issue inherits. */
+export const TRIAGE_ENTRIES_OF_ISSUE_JSON = `(select json_agg(json_build_object('text', n.text, 'author', n.author, 'createdAt', n.created_at,
+       'falsePositive', n.false_positive, 'exploitable', n.exploitable, 'severity', n.severity) order by n.created_at, n.id)
      from issue_notes n where n.issue_id = i.id and n.org_id = i.org_id)`
 
 /** A note as NOTES_OF_ISSUE_JSON gives it: the timestamp is JSON text. */
@@ -129,6 +134,13 @@ export interface IssueNoteRow {
   text: string
   author: string
   createdAt: string
+}
+
+/** A triage entry as TRIAGE_ENTRIES_OF_ISSUE_JSON gives it. */
+export interface TriageEntryRow extends IssueNoteRow {
+  falsePositive: boolean | null
+  exploitable: boolean | null
+  severity: SeverityLevel | null
 }
 
 export function toNoteRecords(notes: IssueNoteRow[] | null): IssueNoteRecord[] {

@@ -46,5 +46,9 @@ export const issueResolvers: Resolvers = {
     codeLines: (issue) => codeLinesOf(issue),
     references: (issue) => referencesOf(issue),
     trace: (issue) => traceOf(issue),
+    triageHistory: (issue, _args, { loaders }) => loaders.triageHistoryOfIssue.load(issue.id),
+  },
+  TriageEntry: {
+    note: (entry) => entry.text || null,
   },
 }

@@ -133,12 +133,26 @@ function checkChanges(changes: IssueChanges): void {
   }
 }
 
+/** Sets what the triage changes and records it in the issue's history (checkChanges refused an empty one). */
 function applyChanges(em: EntityManager, issue: Issue, changes: IssueChanges, author: string): void {
   if (changes.severity != null) issue.severity = changes.severity
   if (changes.falsePositive != null) issue.falsePositive = changes.falsePositive
   if (changes.exploitable != null) issue.exploitable = changes.exploitable
-  const text = changes.notes?.trim()
-  if (text) em.create(IssueNote, { orgId: issue.orgId, issue, text, author })
+  em.create(IssueNote, {
+    orgId: issue.orgId,
+    issue,
+    text: changes.notes?.trim() ?? '',
+    author,
+    falsePositive: changes.falsePositive ?? null,
+    exploitable: changes.exploitable ?? null,
+    severity: changes.severity ?? null,
+  })
+}
+
+/** Each issue's triage entries, oldest first, in the order of `issueIds` (a caller's own issues only). */
+export async function triageHistoryOfIssues(em: EntityManager, issueIds: readonly string[]): Promise<IssueNote[][]> {
+  const entries = await em.find(IssueNote, { issue: { $in: [...issueIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } })
+  return issueIds.map((id) => entries.filter((entry) => entry.issue.id === id))
 }
 
 export async function updateIssue(em: EntityManager, id: string, changes: IssueChanges, author: string): Promise<IssueRecord> {

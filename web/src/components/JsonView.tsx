@@ -46,6 +46,28 @@ function render(value: Json, label: string, depth: number): ReactNode {
   )
 }
 
+/**
+ * A value inside a table cell: plain values and lists of them inline, a record of plain values as
+ * "key: value" pairs, anything larger folded under a disclosure (a table inside a narrow cell
+ * would squeeze every column of it).
+ */
+function cell(value: Json, label: string, depth: number): ReactNode {
+  if (isPlain(value)) return plain(value)
+  if (Array.isArray(value) && value.every(isPlain)) return value.length ? value.map(plain).join(', ') : <span className="hint">none</span>
+  if (isRecord(value) && Object.values(value).every(isPlain)) {
+    return Object.entries(value)
+      .map(([key, item]) => `${words(key)}: ${plain(item)}`)
+      .join('; ')
+  }
+  const size = Array.isArray(value) ? `${value.length} ${value.length === 1 ? 'entry' : 'entries'}` : 'details'
+  return (
+    <details className="json-details">
+      <summary>{size}</summary>
+      {render(value, label, depth)}
+    </details>
+  )
+}
+
 function renderList(items: Json[], label: string, depth: number): ReactNode {
   if (items.length === 0) return <span className="hint">none</span>
   const shown = items.slice(0, MAX_ROWS)
@@ -84,7 +106,7 @@ function renderList(items: Json[], label: string, depth: number): ReactNode {
                 <tr key={index}>
                   {columns.map((column) => (
                     <td key={column} data-label={words(column)}>
-                      {item[column] === undefined ? '' : render(item[column] as Json, words(column), depth + 1)}
+                      {item[column] === undefined ? '' : cell(item[column] as Json, words(column), depth + 1)}
                     </td>
                   ))}
                 </tr>

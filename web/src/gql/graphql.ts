@@ -162,6 +162,8 @@ export type IssueNoteFieldsFragment = { text: string, author: string, createdAt:
 
 export type IssueRowFieldsFragment = { id: string, title: string, severity: Severity, category: string, ruleId: string, filePath: string, lineNumber: number, repoId: string, repoName: string, scanId: string, baselineState: BaselineState, falsePositive: boolean, exploitable: boolean | null, createdAt: string };
 
+export type TriageEntryFieldsFragment = { author: string, createdAt: string, falsePositive: boolean | null, exploitable: boolean | null, severity: Severity | null, note: string | null };
+
 export type BulkUpdateIssuesMutationVariables = Exact<{
   input: BulkUpdateIssuesInput;
 }>;
@@ -182,7 +184,7 @@ export type IssueQueryVariables = Exact<{
 }>;
 
 
-export type IssueQuery = { issue: { description: string | null, explanation: string | null, columnStart: number | null, columnEnd: number | null, confidence: number | null, cvssScore: number | null, cweIds: Array<string>, owaspCategory: string | null, tags: Array<string>, modelUsed: string | null, remediation: string | null, remediationCode: string | null, firstSeenAt: string, scanCreatedAt: string, id: string, title: string, severity: Severity, category: string, ruleId: string, filePath: string, lineNumber: number, repoId: string, repoName: string, scanId: string, baselineState: BaselineState, falsePositive: boolean, exploitable: boolean | null, createdAt: string, codeLines: Array<{ number: number, text: string, inMatch: boolean }>, references: Array<{ kind: ReferenceKind, id: string, title: string | null, url: string | null }>, trace: { sanitized: boolean, source: { filePath: string, lineNumber: number, code: string, note: string, kind: string }, steps: Array<{ filePath: string, lineNumber: number, code: string, note: string }>, sink: { filePath: string, lineNumber: number, code: string, note: string, kind: string } } | null, notes: Array<{ text: string, author: string, createdAt: string }> } };
+export type IssueQuery = { issue: { description: string | null, explanation: string | null, columnStart: number | null, columnEnd: number | null, confidence: number | null, cvssScore: number | null, cweIds: Array<string>, owaspCategory: string | null, tags: Array<string>, modelUsed: string | null, remediation: string | null, remediationCode: string | null, firstSeenAt: string, scanCreatedAt: string, id: string, title: string, severity: Severity, category: string, ruleId: string, filePath: string, lineNumber: number, repoId: string, repoName: string, scanId: string, baselineState: BaselineState, falsePositive: boolean, exploitable: boolean | null, createdAt: string, codeLines: Array<{ number: number, text: string, inMatch: boolean }>, references: Array<{ kind: ReferenceKind, id: string, title: string | null, url: string | null }>, trace: { sanitized: boolean, source: { filePath: string, lineNumber: number, code: string, note: string, kind: string }, steps: Array<{ filePath: string, lineNumber: number, code: string, note: string }>, sink: { filePath: string, lineNumber: number, code: string, note: string, kind: string } } | null, triageHistory: Array<{ author: string, createdAt: string, falsePositive: boolean | null, exploitable: boolean | null, severity: Severity | null, note: string | null }> } };
 
 export type IssueFilterChoicesQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -387,6 +389,16 @@ export const IssueRowFieldsFragmentDoc = new TypedDocumentString(`
   createdAt
 }
     `, {"fragmentName":"IssueRowFields"}) as unknown as TypedDocumentString<IssueRowFieldsFragment, unknown>;
+export const TriageEntryFieldsFragmentDoc = new TypedDocumentString(`
+    fragment TriageEntryFields on TriageEntry {
+  author
+  createdAt
+  falsePositive
+  exploitable
+  severity
+  note
+}
+    `, {"fragmentName":"TriageEntryFields"}) as unknown as TypedDocumentString<TriageEntryFieldsFragment, unknown>;
 export const RepositoryFieldsFragmentDoc = new TypedDocumentString(`
     fragment RepositoryFields on Repository {
   id
@@ -585,17 +597,12 @@ export const IssueDocument = new TypedDocumentString(`
         kind
       }
     }
-    notes {
-      ...IssueNoteFields
+    triageHistory {
+      ...TriageEntryFields
     }
   }
 }
-    fragment IssueNoteFields on IssueNote {
-  text
-  author
-  createdAt
-}
-fragment IssueRowFields on Issue {
+    fragment IssueRowFields on Issue {
   id
   title
   severity
@@ -610,6 +617,14 @@ fragment IssueRowFields on Issue {
   falsePositive
   exploitable
   createdAt
+}
+fragment TriageEntryFields on TriageEntry {
+  author
+  createdAt
+  falsePositive
+  exploitable
+  severity
+  note
 }`) as unknown as TypedDocumentString<IssueQuery, IssueQueryVariables>;
 export const IssueFilterChoicesDocument = new TypedDocumentString(`
     query IssueFilterChoices {

@@ -1,7 +1,7 @@
 /**
  * One issue's page: where it is (the code with its context, the matched lines marked), how
  * untrusted data gets there (the data-flow trace, step by step), what it is (CWE and OWASP
- * links), how to fix it (remediation and fix code), and its triage with the notes history.
+ * links), how to fix it (remediation and fix code), and its triage with its history (who set what, when, and the notes).
  */
 import { useState } from 'react'
 import { IssueQuery, UpdateIssueMutation } from '../api/documents/issues.ts'
@@ -158,21 +158,38 @@ function Triage({ issue, onSaved }: { issue: Issue; onSaved(): void }) {
           Triage saved.
         </p>
       )}
-      <h3>Notes</h3>
-      {issue.notes.length === 0 ? (
-        <p className="hint">No notes yet.</p>
-      ) : (
-        <ol className="notes" aria-label="Notes history">
-          {[...issue.notes].reverse().map((note, index) => (
-            <li key={index}>
-              <p>{note.text}</p>
-              <p className="hint">
-                {note.author} · {formatDateTime(note.createdAt)}
-              </p>
-            </li>
-          ))}
-        </ol>
-      )}
+      <h3>History</h3>
+      <TriageHistory entries={issue.triageHistory} />
     </section>
+  )
+}
+
+/** What one triage set, in words: "false positive, severity critical". */
+function changesOf(entry: Issue['triageHistory'][number]): string[] {
+  const changes: string[] = []
+  if (entry.falsePositive !== null) changes.push(entry.falsePositive ? 'marked false positive' : 'marked a real finding')
+  if (entry.exploitable !== null) changes.push(entry.exploitable ? 'marked exploitable' : 'marked not exploitable')
+  if (entry.severity !== null) changes.push(`set severity ${entry.severity.toLowerCase()}`)
+  return changes
+}
+
+function TriageHistory({ entries }: { entries: Issue['triageHistory'] }) {
+  if (entries.length === 0) return <p className="hint">Not triaged yet.</p>
+  return (
+    <ol className="notes" aria-label="Triage history">
+      {[...entries].reverse().map((entry, index) => {
+        const changes = changesOf(entry)
+        return (
+          <li key={index}>
+            {entry.note && <p>{entry.note}</p>}
+            <p className="hint">
+              {entry.author}
+              {changes.length > 0 && ` ${changes.join(', ')}`}
+              {entry.note && changes.length === 0 && ' wrote a note'} · {formatDateTime(entry.createdAt)}
+            </p>
+          </li>
+        )
+      })}
+    </ol>
   )
 }

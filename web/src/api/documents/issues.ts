@@ -56,6 +56,17 @@ export const IssueNoteFields = graphql(`
   }
 `)
 
+export const TriageEntryFields = graphql(`
+  fragment TriageEntryFields on TriageEntry {
+    author
+    createdAt
+    falsePositive
+    exploitable
+    severity
+    note
+  }
+`)
+
 export const IssueQuery = graphql(`
   query Issue($id: ID!) {
     issue(id: $id) {
@@ -108,8 +119,8 @@ export const IssueQuery = graphql(`
           kind
         }
       }
-      notes {
-        ...IssueNoteFields
+      triageHistory {
+        ...TriageEntryFields
       }
     }
   }
