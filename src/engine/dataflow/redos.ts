@@ -10,6 +10,7 @@
  * references, lookbehind of unknown length) or not decided within the time bound.
  */
 import { checkSync } from 'recheck'
+import { topLevelAlternatives } from '../text/regex-syntax.ts'
 import type { SinkSpec } from './spec.ts'
 
 // The pure-JavaScript backend checks in this thread: no worker, no native binary, no Java and no
@@ -85,7 +86,7 @@ function analyze(literal: string): BacktrackingVerdict | null {
   // recheck takes an anchored alternative (`^\s*|\s*$`) for an anchor of the whole pattern, and
   // so misses the unanchored one, tried at every start: the pattern is as slow as its slowest
   // alternative on an input the others reject at once.
-  const alternatives = topLevelAlternatives(parsed.source)
+  const alternatives = topLevelAlternatives(parsed.source, 'javascript')
   if (alternatives.length < 2) return null
   for (const alternative of alternatives) {
     const verdict = REPETITION.test(alternative) ? check(alternative, parsed.flags) : null
@@ -101,28 +102,6 @@ function check(source: string, flags: string): BacktrackingVerdict | null {
   if (diagnostics.status !== 'vulnerable') return null
   const complexity = diagnostics.complexity.type === 'exponential' ? 'exponential' : diagnostics.complexity.summary
   return { complexity, attack: diagnostics.attack.pattern }
-}
-
-/** A pattern's alternatives at the top level (`a|b(c|d)` is `a` and `b(c|d)`), escapes and classes kept whole. */
-export function topLevelAlternatives(source: string): string[] {
-  const parts: string[] = []
-  let depth = 0
-  let inClass = false
-  let start = 0
-  for (let index = 0; index < source.length; index++) {
-    const char = source[index]
-    if (char === '\\') index++
-    else if (inClass) inClass = char !== ']'
-    else if (char === '[') inClass = true
-    else if (char === '(') depth++
-    else if (char === ')') depth--
-    else if (char === '|' && depth === 0) {
-      parts.push(source.slice(start, index))
-      start = index + 1
-    }
-  }
-  parts.push(source.slice(start))
-  return parts
 }
 
 /**
