@@ -22,7 +22,7 @@ import { ALL_SINK_KINDS_MASK, SOURCE_KIND_INFO, sinkKindBit, sinkKindsMask } fro
 import type { SinkKind } from './kinds.ts'
 import { isSecretName, secretNameSink } from './secret-names.ts'
 import { MERGED_KEYS_EXCEPT, NULL_PROTOTYPE, holdsPrototypeKey, mayBePrototypeKey, prototypeKeyLiteral, prototypeKeys, prototypeSink } from './pollution.ts'
-import { backtrackingSink, judgeRegex, parseRegexLiteral, regexLiteralOf } from './redos.ts'
+import { parseRegexLiteral, regexLiteralOf } from './redos.ts'
 import type { FileUnit } from './program.ts'
 import type { ConfigMark, GuardSpec, SinkSpec, SourceSpec } from './spec.ts'
 import { State, joinStates } from './state.ts'
@@ -55,6 +55,11 @@ import type { OverlaySink, TaintOverlay, TextRange } from './overlay.ts'
 
 /** Every configuration mark (ConfigurationSpec), carried from configured objects to what they make. */
 const CONFIG_MARKS: readonly ConfigMark[] = ['hardened', 'resolving']
+/**
+ * A regex run's sink until a source reaches it and its pattern is judged (Engine.record): the
+ * kind and the sources that count, as redos.ts's backtrackingSink gives them.
+ */
+const PENDING_BACKTRACKING: SinkSpec = { kind: 'backtracking', note: 'regular expression run', sources: ['remote'] }
 
 type Lookup = (name: string) => Val | undefined
 
@@ -537,9 +542,8 @@ export class FunctionRun {
       const literal = typeof regexValue?.constant === 'string' ? regexValue.constant : null
       // A string literal is no regex (`s.split("/a/")`); a regex literal's text starts with `/`.
       if (literal === null || !regexExpr || (regexExpr.t === 'literal' && !regexExpr.site.text.startsWith('/')) || !parseRegexLiteral(literal)) continue
-      const verdict = judgeRegex(literal)
-      if (!verdict) continue
-      const hit: SinkHit = { spec: backtrackingSink(literal, method, verdict), site: context.expr.site, callee: 'return' }
+      // recheck judges the pattern only if a source reaches this run (Engine.record)
+      const hit: SinkHit = { spec: PENDING_BACKTRACKING, site: context.expr.site, callee: 'return', regexRun: { literal, method } }
       for (const fact of text.facts) this.reach(fact, hit, null)
     }
   }
