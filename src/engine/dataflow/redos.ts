@@ -9,7 +9,8 @@
  * a *verdict* is what recheck says about one: null when it is linear, unsupported (back
  * references, lookbehind of unknown length) or not decided within the time bound.
  */
-import { checkSync } from 'recheck'
+import { createRequire } from 'node:module'
+import type * as Recheck from 'recheck'
 import type { SinkSpec } from './spec.ts'
 
 // The pure-JavaScript backend checks in this thread: no worker, no native binary, no Java and no
@@ -36,6 +37,17 @@ export interface BacktrackingVerdict {
   readonly complexity: string
   /** an input that makes matching slow, as a JavaScript expression (`'a'.repeat(31) + '\x00'`) */
   readonly attack: string
+}
+
+/**
+ * recheck is loaded the first time a pattern is judged: it is a 3 MB module that takes a tenth of
+ * a second to load, and most processes (the command's, every worker's) never judge one.
+ */
+let recheck: typeof Recheck | null = null
+
+function loadRecheck(): typeof Recheck {
+  recheck ??= createRequire(import.meta.url)('recheck') as typeof Recheck
+  return recheck
 }
 
 const verdicts = new Map<string, BacktrackingVerdict | null>()
@@ -82,7 +94,7 @@ function analyze(literal: string): BacktrackingVerdict | null {
   if (!parsed || parsed.source.length > MAX_PATTERN_LENGTH || !REPETITION.test(parsed.source)) return null
   // The automaton checker only: the fuzzing one is randomized and slower, and a verdict must be
   // the same on every scan of the same code.
-  const diagnostics = checkSync(parsed.source, parsed.flags, { checker: 'automaton', timeout: REGEX_CHECK_TIMEOUT_MS })
+  const diagnostics = loadRecheck().checkSync(parsed.source, parsed.flags, { checker: 'automaton', timeout: REGEX_CHECK_TIMEOUT_MS })
   if (diagnostics.status !== 'vulnerable') return null
   const complexity = diagnostics.complexity.type === 'exponential' ? 'exponential' : diagnostics.complexity.summary
   return { complexity, attack: diagnostics.attack.pattern }
