@@ -83,6 +83,11 @@ export class FunctionRun {
   private returns: Val | null = null
   private receiverOut: Val | null = null
   private readonly paramSinks: ParamSink[] = []
+  /**
+   * Of paramSinks, the regex runs not judged yet (Engine.record): bounded on their own, as most
+   * are no sinks and must not crowd out the sinks that are.
+   */
+  private pendingRegexRuns = 0
   private readonly frames: Frame[] = []
   private readonly returnSinks: readonly SinkSpec[]
   /** the last statement-level call that never returns (abort(), process.exit()) */
@@ -1247,7 +1252,7 @@ export class FunctionRun {
     const run = new FunctionRun(this.engine, this.engine.unitOf(fn.path), fn, lookup, this.inlineDepth + 1)
     const summary = run.runWith(receiver, args)
     // Parameter data of the enclosing function that reached sinks inside stays ours to report.
-    for (const sink of summary.sinks) this.paramSinks.push(sink)
+    for (const sink of summary.sinks) this.keepParamSink(sink)
     return summary.returns
   }
 
@@ -1393,10 +1398,16 @@ export class FunctionRun {
   private reach(fact: Fact, hit: SinkHit, safe: Step | null): void {
     if (fact.origin.type === 'source' && hit.spec.exceptSources?.includes(fact.origin.kind)) return
     if (fact.origin.type === 'param') {
-      if (this.paramSinks.length < ENGINE_LIMITS.sinksPerSummary) this.paramSinks.push({ fact, hit, safe })
+      const kept = hit.regexRun ? this.pendingRegexRuns : this.paramSinks.length - this.pendingRegexRuns
+      if (kept < ENGINE_LIMITS.sinksPerSummary) this.keepParamSink({ fact, hit, safe })
       return
     }
     this.engine.record(fact, hit, safe)
+  }
+
+  private keepParamSink(sink: ParamSink): void {
+    this.paramSinks.push(sink)
+    if (sink.hit.regexRun) this.pendingRegexRuns++
   }
 
   /**
