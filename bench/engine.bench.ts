@@ -12,7 +12,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { availableParallelism, cpus, tmpdir } from 'node:os'
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -31,6 +31,8 @@ const TARGET_RATIO = 2
 const FULL_ANALYSIS: AnalyzerName[] = ['sast', 'secrets', 'dataflow']
 const TARGET_LINES_PER_SECOND = 50_000
 const TARGET_PEAK_MIB = 1024
+/** How busy the shared machine was when the run started (the report gives it with the end's). */
+const LOAD_AT_START = loadavg()[0] ?? 0
 /** The scan's worker processes (and the parallel parse-only baseline's concurrency). */
 const THREADS = Math.min(availableParallelism(), 4)
 
@@ -236,7 +238,7 @@ async function main(): Promise<void> {
   const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met')
 
   const body = [
-    `Measured with \`npm run bench:engine\` on ${new Date().toISOString().slice(0, 10)}: Node ${process.version}, ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${availableParallelism()} cores available, ${rules.rules.length} built-in rules (sast) plus the secrets analyzer.`,
+    `Measured with \`npm run bench:engine\` on ${new Date().toISOString().slice(0, 10)}: Node ${process.version}, ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${availableParallelism()} cores available (shared; 1-minute load average ${LOAD_AT_START.toFixed(1)} at the start and ${(loadavg()[0] ?? 0).toFixed(1)} at the end), ${rules.rules.length} built-in rules (sast) plus the secrets analyzer.`,
     '',
     `Parse-only = the same file selection, each file read and parsed once by ast-grep, no rules: on one thread, and with ${THREADS} parses in flight (ast-grep's async parse on the libuv pool). Full scan = \`scanDirectory\` with the CLI's default analysis (${FULL_ANALYSIS.join(', ')}: every built-in rule, the secrets analyzer and the data-flow analysis; findings, suppression, fingerprints included) on ${THREADS} worker processes.`,
     '',
