@@ -39,7 +39,7 @@ describe('API keys', () => {
     const rows = await app.db.orm.em.fork().getConnection().execute('select * from api_keys where org_id = ?', [caller.orgId])
     expect(rows).toHaveLength(1)
     // the secret is base64url and may itself hold '_', so it is everything after the prefix
-    const secret = key.slice('pk_'.length + (rows[0].prefix as string).length + 1)
+    const secret = key.slice('pk_'.length + (rows[0]?.prefix as string).length + 1)
     expect(secret).toHaveLength(43)
     expect(JSON.stringify(rows)).not.toContain(secret)
   })
