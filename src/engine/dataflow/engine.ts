@@ -11,6 +11,7 @@ import type { FileUnit, Program } from './program.ts'
 import type { SinkSpec } from './spec.ts'
 import type { TaintOverlay } from './overlay.ts'
 import { FunctionRun } from './interpreter.ts'
+import { backtrackingSink, judgeRegex } from './redos.ts'
 import { State } from './state.ts'
 import { parentDir } from '../core/repo-paths.ts'
 import { CLEAN, deepFacts, readField, sanitizerFor, val, withField } from './values.ts'
@@ -22,6 +23,12 @@ export interface SinkHit {
   readonly site: Site
   /** the callee or target as written: `cursor.execute`, `ctx.body` */
   readonly callee: string
+  /**
+   * A regular expression run (`re.test(s)`): a sink only if recheck judges its pattern
+   * super-linear. Judging costs up to a second a pattern, and most runs never see untrusted text,
+   * so it waits until a source reaches the run (record); `spec` is the kind's placeholder till then.
+   */
+  readonly regexRun?: { readonly literal: string; readonly method: string }
 }
 
 /** A parameter of a summarized function that reaches a sink inside it. */
@@ -448,9 +455,11 @@ export class Engine {
   }
 
   /** Records a path from a real source to a sink (sanitized or not). */
-  record(fact: Fact, hit: SinkHit, safe: Step | null): void {
+  record(fact: Fact, reached: SinkHit, safe: Step | null): void {
     if (fact.origin.type !== 'source') return
-    if (!(hit.spec.sources ?? DEFAULT_SINK_SCOPES).includes(fact.origin.scope)) return
+    if (!(reached.spec.sources ?? DEFAULT_SINK_SCOPES).includes(fact.origin.scope)) return
+    const hit = reached.regexRun ? judgedRegexRun(reached, reached.regexRun) : reached
+    if (!hit) return
     const bit = sinkKindBit(hit.spec.kind)
     const sanitizer = (fact.cleaned & bit) !== 0 ? sanitizerFor(fact, bit) : safe
     const sanitized = (fact.cleaned & bit) !== 0 || safe !== null
@@ -462,6 +471,12 @@ export class Engine {
     }
     this.traces.set(key, { fact, hit, sanitized, sanitizer })
   }
+}
+
+/** A regex run as the sink recheck's verdict makes it, or null when its pattern is linear (redos.ts). */
+function judgedRegexRun(hit: SinkHit, run: NonNullable<SinkHit['regexRun']>): SinkHit | null {
+  const verdict = judgeRegex(run.literal)
+  return verdict ? { spec: backtrackingSink(run.literal, run.method, verdict), site: hit.site, callee: hit.callee } : null
 }
 
 /**

@@ -22,7 +22,7 @@ import { ALL_SINK_KINDS_MASK, SOURCE_KIND_INFO, sinkKindBit, sinkKindsMask } fro
 import type { SinkKind } from './kinds.ts'
 import { isSecretName, secretNameSink } from './secret-names.ts'
 import { MERGED_KEYS_EXCEPT, NULL_PROTOTYPE, REACHED_BY_KEY, completeExclusion, countsAtWrite, descendsByKey, exclusionMask, heldPrototypeKeys, mayBePrototypeKey, prototypeKeyLiteral, prototypeKeys, prototypeKeysNamedIn, prototypeSink, reachedByKey } from './pollution.ts'
-import { backtrackingSink, judgeRegex, parseRegexLiteral, regexLiteralOf } from './redos.ts'
+import { parseRegexLiteral, regexLiteralOf } from './redos.ts'
 import { MAX_PREDICATE_DEPTH, instantiate as instantiatePredicate, predicateBody } from './predicates.ts'
 import type { FileUnit } from './program.ts'
 import type { ConfigMark, GuardSpec, SinkSpec, SourceSpec } from './spec.ts'
@@ -56,6 +56,11 @@ import type { OverlaySink, TaintOverlay, TextRange } from './overlay.ts'
 
 /** Every configuration mark (ConfigurationSpec), carried from configured objects to what they make. */
 const CONFIG_MARKS: readonly ConfigMark[] = ['hardened', 'resolving']
+/**
+ * A regex run's sink until a source reaches it and its pattern is judged (Engine.record): the
+ * kind and the sources that count, as redos.ts's backtrackingSink gives them.
+ */
+const PENDING_BACKTRACKING: SinkSpec = { kind: 'backtracking', note: 'regular expression run', sources: ['remote'] }
 
 type Lookup = (name: string) => Val | undefined
 
@@ -79,6 +84,11 @@ export class FunctionRun {
   private returns: Val | null = null
   private receiverOut: Val | null = null
   private readonly paramSinks: ParamSink[] = []
+  /**
+   * Of paramSinks, the regex runs not judged yet (Engine.record): bounded on their own, as most
+   * are no sinks and must not crowd out the sinks that are.
+   */
+  private pendingRegexRuns = 0
   private readonly frames: Frame[] = []
   private readonly returnSinks: readonly SinkSpec[]
   /** the last statement-level call that never returns (abort(), process.exit()) */
@@ -549,9 +559,8 @@ export class FunctionRun {
       const literal = typeof regexValue?.constant === 'string' ? regexValue.constant : null
       // A string literal is no regex (`s.split("/a/")`); a regex literal's text starts with `/`.
       if (literal === null || !regexExpr || (regexExpr.t === 'literal' && !regexExpr.site.text.startsWith('/')) || !parseRegexLiteral(literal)) continue
-      const verdict = judgeRegex(literal)
-      if (!verdict) continue
-      const hit: SinkHit = { spec: backtrackingSink(literal, method, verdict), site: context.expr.site, callee: 'return' }
+      // recheck judges the pattern only if a source reaches this run (Engine.record)
+      const hit: SinkHit = { spec: PENDING_BACKTRACKING, site: context.expr.site, callee: 'return', regexRun: { literal, method } }
       for (const fact of text.facts) this.reach(fact, hit, null)
     }
   }
@@ -1263,7 +1272,7 @@ export class FunctionRun {
     const run = new FunctionRun(this.engine, this.engine.unitOf(fn.path), fn, lookup, this.inlineDepth + 1)
     const summary = run.runWith(receiver, args)
     // Parameter data of the enclosing function that reached sinks inside stays ours to report.
-    for (const sink of summary.sinks) this.paramSinks.push(sink)
+    for (const sink of summary.sinks) this.keepParamSink(sink)
     return summary.returns
   }
 
@@ -1409,10 +1418,16 @@ export class FunctionRun {
   private reach(fact: Fact, hit: SinkHit, safe: Step | null): void {
     if (fact.origin.type === 'source' && hit.spec.exceptSources?.includes(fact.origin.kind)) return
     if (fact.origin.type === 'param') {
-      if (this.paramSinks.length < ENGINE_LIMITS.sinksPerSummary) this.paramSinks.push({ fact, hit, safe })
+      const kept = hit.regexRun ? this.pendingRegexRuns : this.paramSinks.length - this.pendingRegexRuns
+      if (kept < ENGINE_LIMITS.sinksPerSummary) this.keepParamSink({ fact, hit, safe })
       return
     }
     this.engine.record(fact, hit, safe)
+  }
+
+  private keepParamSink(sink: ParamSink): void {
+    this.paramSinks.push(sink)
+    if (sink.hit.regexRun) this.pendingRegexRuns++
   }
 
   /**

@@ -76,18 +76,15 @@ export function libraryEntryFiles(mode: LibrarySources, manifests: readonly File
 /** Packages with an entry and no server start, each with the entry files it has among `sources`. */
 export function libraryPackages(manifests: readonly FileInput[], sources: readonly FileInput[]): LibraryPackage[] {
   const declared = manifests.filter((file) => /(?:^|\/)package\.json$/.test(file.path) && !file.path.includes('node_modules/'))
-  const folders = declared.map((file) => parentDir(file.path))
-  const owner = (path: string): string | null => {
-    let best: string | null = null
-    for (const folder of folders) if (isUnder(path, folder) && (best === null || folder.length > best.length)) best = folder
-    return best
-  }
+  // Each source belongs to the package of its nearest package.json: grouped once, as a tree of
+  // thousands of packages (a node_modules) would otherwise cost packages x sources x packages.
+  const owned = sourcesByPackage(new Set(declared.map((file) => parentDir(file.path))), sources)
   const result: LibraryPackage[] = []
   for (const file of declared) {
     const folder = parentDir(file.path)
     const specifiers = entrySpecifiers(file.text)
     if (specifiers.length === 0) continue
-    const own = sources.filter((source) => owner(source.path) === folder)
+    const own = owned.get(folder) ?? []
     if (own.some((source) => startsServer(source.text))) continue
     const paths = new Set(own.map((source) => source.path))
     const entries = new Set<string>()
@@ -98,6 +95,20 @@ export function libraryPackages(manifests: readonly FileInput[], sources: readon
     if (entries.size > 0) result.push({ folder, entries: [...entries] })
   }
   return result
+}
+
+/** The sources under each package folder, by the nearest one above them (in their order). */
+function sourcesByPackage(folders: ReadonlySet<string>, sources: readonly FileInput[]): Map<string, FileInput[]> {
+  const owned = new Map<string, FileInput[]>()
+  for (const source of sources) {
+    let folder = parentDir(source.path)
+    while (!folders.has(folder) && folder !== '') folder = parentDir(folder)
+    if (!folders.has(folder)) continue
+    const list = owned.get(folder)
+    if (list) list.push(source)
+    else owned.set(folder, [source])
+  }
+  return owned
 }
 
 /** Whether a file starts a server: it creates one (or a framework app) and calls `.listen(` at its top. */
@@ -156,10 +167,6 @@ function normalize(specifier: string): string | null {
     parts.push(part)
   }
   return parts.join('/')
-}
-
-function isUnder(path: string, folder: string): boolean {
-  return folder === '' || path.startsWith(`${folder}/`)
 }
 
 /** An exported function and the name a caller reaches it by (`run`, `Client#query`). */

@@ -9,7 +9,8 @@
  * a *verdict* is what recheck says about one: null when it is linear, unsupported (back
  * references, lookbehind of unknown length) or not decided within the time bound.
  */
-import { checkSync } from 'recheck'
+import { createRequire } from 'node:module'
+import type * as Recheck from 'recheck'
 import { topLevelAlternatives } from '../text/regex-syntax.ts'
 import type { SinkSpec } from './spec.ts'
 
@@ -37,6 +38,17 @@ export interface BacktrackingVerdict {
   readonly complexity: string
   /** an input that makes matching slow, as a JavaScript expression (`'a'.repeat(31) + '\x00'`) */
   readonly attack: string
+}
+
+/**
+ * recheck is loaded the first time a pattern is judged: it is a 3 MB module that takes a tenth of
+ * a second to load, and most processes (the command's, every worker's) never judge one.
+ */
+let recheck: typeof Recheck | null = null
+
+function loadRecheck(): typeof Recheck {
+  recheck ??= createRequire(import.meta.url)('recheck') as typeof Recheck
+  return recheck
 }
 
 const verdicts = new Map<string, BacktrackingVerdict | null>()
@@ -98,7 +110,7 @@ function analyze(literal: string): BacktrackingVerdict | null {
 function check(source: string, flags: string): BacktrackingVerdict | null {
   // The automaton checker only: the fuzzing one is randomized and slower, and a verdict must be
   // the same on every scan of the same code.
-  const diagnostics = checkSync(source, flags, { checker: 'automaton', timeout: REGEX_CHECK_TIMEOUT_MS })
+  const diagnostics = loadRecheck().checkSync(source, flags, { checker: 'automaton', timeout: REGEX_CHECK_TIMEOUT_MS })
   if (diagnostics.status !== 'vulnerable') return null
   const complexity = diagnostics.complexity.type === 'exponential' ? 'exponential' : diagnostics.complexity.summary
   return { complexity, attack: diagnostics.attack.pattern }
