@@ -28,6 +28,20 @@ const IS_SAFE_KEY = `function isSafeKey(key) {
 }
 `
 
+const VALIDATE_KEY = `function validateKey(key) {
+  if (key === '__proto__' || key === 'constructor' || key === 'prototype') {
+    throw new Error('Unsafe key: ' + key)
+  }
+}
+`
+
+const ASSERT_ALLOWED = `const BLOCKED = ['__proto__', 'constructor', 'prototype']
+function assertAllowed(key) {
+  if (typeof key !== 'string') throw new TypeError('key must be a string')
+  if (BLOCKED.includes(key)) throw new Error('Unsafe key')
+}
+`
+
 const setByPath = (guard: string, split = "path.split('.')") => `function assignPath(target, path, value) {
   const keys = ${split}
   ${guard}
@@ -88,6 +102,7 @@ describe('prototype pollution through an exported function', () => {
   it.each([
     ['a walk', setByPath("if (keys.some((key) => key === '__proto__')) return target"), '10 prototype-pollution'],
     ['a recursive merge', deepMerge("if (key === '__proto__') continue"), '6 prototype-pollution'],
+    ['a recursive merge after a validator', deepMerge('validateProto(key)') + "function validateProto(key) {\n  if (key === '__proto__') throw new Error('Unsafe key')\n}\n", '6 prototype-pollution'],
   ])('is reported at %s guarded against __proto__ alone (constructor.prototype reaches the same object)', async (_, index, expected) => {
     expect(await reported(index)).toEqual([expected])
   })
@@ -98,6 +113,9 @@ describe('prototype pollution through an exported function', () => {
     ['filtered by a helper predicate', setByPath('', "path.split('.').filter(isSafeKey)")],
     ['rejected with some() over a deny list', setByPath('if (keys.some((key) => DENIED.includes(key))) return target')],
     ['accepted with every() of a helper predicate', setByPath('if (!keys.every(isSafeKey)) return target')],
+    ['rejected by a throw', deepMerge("if (key === '__proto__' || key === 'constructor') throw new Error('Unsafe key')")],
+    ['passed to a validator that throws on prototype keys', deepMerge('validateKey(key)') + VALIDATE_KEY],
+    ['passed to a validator that throws on a deny list', deepMerge('assertAllowed(key)') + ASSERT_ALLOWED],
   ])('is not reported when the keys are %s', async (_, index) => {
     expect(await reported(index)).toEqual([])
   })

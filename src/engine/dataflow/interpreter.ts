@@ -23,7 +23,7 @@ import type { SinkKind } from './kinds.ts'
 import { isSecretName, secretNameSink } from './secret-names.ts'
 import { MERGED_KEYS_EXCEPT, NULL_PROTOTYPE, REACHED_BY_KEY, completeExclusion, countsAtWrite, descendsByKey, exclusionMask, heldPrototypeKeys, mayBePrototypeKey, prototypeKeyLiteral, prototypeKeys, prototypeKeysNamedIn, prototypeSink, reachedByKey } from './pollution.ts'
 import { parseRegexLiteral, regexLiteralOf } from './redos.ts'
-import { MAX_PREDICATE_DEPTH, instantiate as instantiatePredicate, predicateBody } from './predicates.ts'
+import { MAX_PREDICATE_DEPTH, instantiate as instantiatePredicate, predicateBody, validatorTests } from './predicates.ts'
 import type { FileUnit } from './program.ts'
 import type { ConfigMark, GuardSpec, SinkSpec, SourceSpec } from './spec.ts'
 import { State, joinStates } from './state.ts'
@@ -245,7 +245,7 @@ export class FunctionRun {
           this.noReturnCall = null
           return null
         }
-        return state
+        return stmt.expr.t === 'call' ? this.refineValidated(state, stmt.expr) : state
       case 'assign':
         this.execAssign(stmt, state)
         return state
@@ -1668,12 +1668,32 @@ export class FunctionRun {
 
   /** A project function of this file, called or passed, whose body is one returned test (predicates.ts). */
   private predicateOf(callee: Expr, state: State): { fn: FunctionDef; body: Expr } | null {
+    const def = this.guardFunction(callee, state)
+    const body = def ? predicateBody(def) : null
+    return def && body ? { fn: def, body } : null
+  }
+
+  /** A function of this file, called or passed, that may guard its arguments; none past the inlining depth. */
+  private guardFunction(callee: Expr, state: State): FunctionDef | null {
     if (this.predicateDepth >= MAX_PREDICATE_DEPTH) return null
     const ref = callee.t === 'function' ? null : this.eval(callee, state).ref
     const def = callee.t === 'function' ? callee.fn : ref?.t === 'function' ? ref.fn : null
-    if (!def || def.path !== this.unit.path) return null
-    const body = predicateBody(def)
-    return body ? { fn: def, body } : null
+    return def && def.path === this.unit.path ? def : null
+  }
+
+  /** `validateKey(key)` returned: every test its body throws on was false, over the call's arguments. */
+  private refineValidated(state: State, call: Extract<Expr, { t: 'call' }>): State {
+    if (call.args.some((arg) => arg.spread || arg.keyword !== null)) return state
+    const def = this.guardFunction(call.callee, state)
+    const tests = def ? validatorTests(def) : null
+    if (!def || !tests) return state
+    const args = call.args.map((arg) => arg.value)
+    let refined = state
+    for (const test of tests) {
+      const inlined = instantiatePredicate(def, test, args, (name) => refined.vars.has(name))
+      if (inlined) refined = this.refineInlined(refined, inlined, false)
+    }
+    return refined
   }
 
   /** `isValidKey(key)`: the predicate's returned test over the call's arguments. */

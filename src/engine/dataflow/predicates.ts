@@ -3,9 +3,11 @@
  * `parts.some(p => BLOCKED.includes(p))` guard as the predicate's body does. A *predicate* here is
  * a function whose body is one returned expression over its parameters (`return key !==
  * '__proto__' && key !== 'constructor'`); the interpreter refines the caller's state with that
- * expression, the parameters replaced by the call's arguments.
+ * expression, the parameters replaced by the call's arguments. A *validator* is a function whose
+ * body is only `if (<test>) throw ...` checks (`validateKey(key)`): once a call to it returns, each
+ * of its tests was false.
  */
-import type { Expr, FunctionDef } from './ir.ts'
+import type { Expr, FunctionDef, Stmt } from './ir.ts'
 
 /** How deep predicates calling predicates are followed. */
 export const MAX_PREDICATE_DEPTH = 3
@@ -17,6 +19,23 @@ export function predicateBody(fn: FunctionDef): Expr | null {
   if (only?.t !== 'return' || !only.value) return null
   if (fn.params.some((param) => param.name === null || param.rest !== null)) return null
   return only.value
+}
+
+/** How many checks a validator's body may hold. */
+const MAX_VALIDATOR_CHECKS = 8
+
+/** The tests a validator throws on, or null when its body is anything else. */
+export function validatorTests(fn: FunctionDef): Expr[] | null {
+  const body = fn.body()
+  if (body.length === 0 || body.length > MAX_VALIDATOR_CHECKS) return null
+  if (fn.params.some((param) => param.name === null || param.rest !== null)) return null
+  const tests = body.map((stmt) => (stmt.t === 'if' && stmt.else.length === 0 && onlyThrows(stmt.then) ? stmt.test : null))
+  return tests.every((test) => test !== null) ? tests : null
+}
+
+function onlyThrows(block: readonly Stmt[]): boolean {
+  const only = block.length === 1 ? block[0] : undefined
+  return only?.t === 'throw' || (only?.t === 'block' && onlyThrows(only.body))
 }
 
 /**
