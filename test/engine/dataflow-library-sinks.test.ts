@@ -102,6 +102,8 @@ describe('prototype pollution through an exported function', () => {
   it.each([
     ['a walk', setByPath("if (keys.some((key) => key === '__proto__')) return target"), '10 prototype-pollution'],
     ['a recursive merge', deepMerge("if (key === '__proto__') continue"), '6 prototype-pollution'],
+    ['a recursive merge skipping keys that start with __', deepMerge("if (key.startsWith('__')) continue"), '6 prototype-pollution'],
+    ['a recursive merge skipping keys a regex with a group matches', deepMerge("if (/^_(_a|b)/.test(key) || key === 'constructor') continue"), '6 prototype-pollution'],
     ['a recursive merge after a validator', deepMerge('validateProto(key)') + "function validateProto(key) {\n  if (key === '__proto__') throw new Error('Unsafe key')\n}\n", '6 prototype-pollution'],
   ])('is reported at %s guarded against __proto__ alone (constructor.prototype reaches the same object)', async (_, index, expected) => {
     expect(await reported(index)).toEqual([expected])
@@ -116,6 +118,10 @@ describe('prototype pollution through an exported function', () => {
     ['rejected by a throw', deepMerge("if (key === '__proto__' || key === 'constructor') throw new Error('Unsafe key')")],
     ['passed to a validator that throws on prototype keys', deepMerge('validateKey(key)') + VALIDATE_KEY],
     ['passed to a validator that throws on a deny list', deepMerge('assertAllowed(key)') + ASSERT_ALLOWED],
+    ['skipped when they start with __, and compared with constructor', deepMerge("if (key.startsWith('__') || key === 'constructor') continue")],
+    ['skipped when a /^__/ regex matches, and compared with constructor', deepMerge("if (/^__/.test(key) || key === 'constructor') continue")],
+    ['skipped when their first character is _, and compared with constructor', deepMerge("if (key[0] === '_' || key === 'constructor') continue")],
+    ['passed to an arrow validator calling a predicate', deepMerge('validate(key)') + IS_SAFE_KEY + "const validate = (key) => {\n  if (!isSafeKey(key)) throw new Error('Unsafe key')\n}\n"],
   ])('is not reported when the keys are %s', async (_, index) => {
     expect(await reported(index)).toEqual([])
   })

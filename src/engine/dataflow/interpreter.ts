@@ -21,7 +21,7 @@ import { passwordCallResult, passwordRead } from './passwords.ts'
 import { ALL_SINK_KINDS_MASK, SOURCE_KIND_INFO, sinkKindBit, sinkKindsMask } from './kinds.ts'
 import type { SinkKind } from './kinds.ts'
 import { isSecretName, secretNameSink } from './secret-names.ts'
-import { MERGED_KEYS_EXCEPT, NULL_PROTOTYPE, REACHED_BY_KEY, completeExclusion, countsAtWrite, descendsByKey, exclusionMask, heldPrototypeKeys, mayBePrototypeKey, prototypeKeyLiteral, prototypeKeys, prototypeKeysNamedIn, prototypeSink, reachedByKey } from './pollution.ts'
+import { MERGED_KEYS_EXCEPT, NULL_PROTOTYPE, REACHED_BY_KEY, completeExclusion, countsAtWrite, descendsByKey, exclusionMask, firstCharacterOf, heldPrototypeKeys, mayBePrototypeKey, prototypeKeyLiteral, prototypeKeys, prototypeKeysNamedIn, prototypeKeysStartingWith, prototypeSink, reachedByKey, startTest } from './pollution.ts'
 import { parseRegexLiteral, regexLiteralOf } from './redos.ts'
 import { MAX_PREDICATE_DEPTH, instantiate as instantiatePredicate, predicateBody, validatorTests } from './predicates.ts'
 import type { FileUnit } from './program.ts'
@@ -1617,6 +1617,7 @@ export class FunctionRun {
     if (test.t === 'call') this.refineUrlChecks(state, test, polarity)
     if (test.t === 'call' && !polarity) this.refineCallRejection(state, test)
     if (test.t === 'call' && !polarity && this.catalog.prototypeWrites) this.refinePrototypeDenyList(state, test)
+    if (test.t === 'call' && !polarity && this.catalog.prototypeWrites) this.refinePrototypeKeyStart(state, test)
     // `if u.netloc: abort()`: no host at all is a relative URL, on the current host.
     if (!polarity && (test.t === 'member' || test.t === 'call')) this.cleanThroughView(state, test, ALL_SINK_KINDS_MASK, { site: test.site, note: 'no host (relative URL)' })
     return state
@@ -1849,8 +1850,26 @@ export class FunctionRun {
   /** `if (key === "__proto__") continue`: past the check, the key is not that prototype key. */
   private refinePrototypeKeyComparison(state: State, left: Expr, right: Expr, site: Step['site']): void {
     const [subject, key] = prototypeKeyLiteral(right) !== null ? [left, prototypeKeyLiteral(right)] : [right, prototypeKeyLiteral(left)]
-    if (key === null) return
-    this.excludePrototypeKeys(state, subject, [key], { site, note: `compared with "${key}"` })
+    if (key !== null) this.excludePrototypeKeys(state, subject, [key], { site, note: `compared with "${key}"` })
+    // `if (key[0] === '_') continue`: past the check, the key does not start with that character.
+    for (const [read, other] of [[left, right], [right, left]] as const) {
+      const keyRead = firstCharacterOf(read)
+      if (!keyRead || other.t !== 'literal' || typeof other.value !== 'string' || other.value.length !== 1) continue
+      const excluded = prototypeKeysStartingWith([other.value])
+      if (excluded.length > 0) this.excludePrototypeKeys(state, keyRead, excluded, { site, note: `first character compared with "${other.value}"` })
+    }
+  }
+
+  /** `if (key.startsWith('__')) continue`, `/^__/.test(key)` false: the key does not start so. */
+  private refinePrototypeKeyStart(state: State, test: Extract<Expr, { t: 'call' }>): void {
+    const constantOf = (expr: Expr): string | null => {
+      if (expr.t !== 'literal' && expr.t !== 'name' && expr.t !== 'member') return null
+      const constant = this.eval(expr, state).constant
+      return typeof constant === 'string' ? constant : null
+    }
+    const tested = startTest(test, constantOf)
+    const excluded = tested ? prototypeKeysStartingWith(tested.starts, tested.ignoreCase) : []
+    if (tested && excluded.length > 0) this.excludePrototypeKeys(state, tested.subject, excluded, { site: test.site, note: `does not start with ${tested.starts.map((start) => `"${start}"`).join(' or ')}` })
   }
 
   /** A guard excluding some prototype keys; `__proto__` and `constructor` together clean the key. */

@@ -16,11 +16,13 @@
  * must exclude `__proto__` and `constructor` (`prototype` is reached through `constructor`); a
  * single write needs `__proto__` excluded.
  */
+import { topLevelAlternatives } from '../text/regex-syntax.ts'
 import { pathOf } from './ir.ts'
 import type { Expr, FunctionDef, Stmt, Target } from './ir.ts'
 import { sinkKindBit } from './kinds.ts'
 import type { SourceKind } from './kinds.ts'
 import type { SinkSpec } from './spec.ts'
+import { parseRegexLiteral } from './redos.ts'
 import { cleanedWhere } from './values.ts'
 import type { Fact, Step, Val } from './values.ts'
 
@@ -244,6 +246,55 @@ export function mayBePrototypeKey(key: Val): boolean {
 /** The literal prototype key one side of a comparison is, if it is one. */
 export function prototypeKeyLiteral(expr: Expr): string | null {
   return expr.t === 'literal' && typeof expr.value === 'string' && PROTOTYPE_KEYS.has(expr.value) ? expr.value : null
+}
+
+/** `k[0]` or `k.charAt(0)`: the key whose first character this reads, if it is that. */
+export function firstCharacterOf(expr: Expr): Expr | null {
+  if (expr.t === 'index' && expr.index.t === 'literal' && expr.index.value === 0) return expr.object
+  const callee = expr.t === 'call' ? expr.callee : null
+  const position = expr.t === 'call' && expr.args.length === 1 ? expr.args[0]?.value : undefined
+  if (callee?.t === 'member' && callee.property === 'charAt' && position?.t === 'literal' && position.value === 0) return callee.object
+  return null
+}
+
+/**
+ * The starts a regex literal matches whatever follows them: `/^__/` matches every key starting
+ * with `__`, so a key it rejects does not start so. Only alternatives that are `^` and plain
+ * name characters count (`/^_(_a|b)/` rejects `__proto__`, and gives nothing).
+ */
+export function startsMatchedBy(literal: string): { starts: string[]; ignoreCase: boolean } {
+  const parsed = parseRegexLiteral(literal)
+  if (!parsed) return { starts: [], ignoreCase: false }
+  const starts = topLevelAlternatives(parsed.source, 'javascript').flatMap((alternative) => /^\^([\w$]+)$/.exec(alternative)?.[1] ?? [])
+  return { starts, ignoreCase: parsed.flags.includes('i') }
+}
+
+/** What a start test is about: `k.startsWith('__')` and `/^__/.test(k)` hold for every `k` starting with `__`. */
+export interface StartTest {
+  readonly subject: Expr
+  readonly starts: string[]
+  readonly ignoreCase: boolean
+}
+
+/** The key and starts a call tests (`k.startsWith(s)`, `re.test(k)`), `constantOf` giving the strings it knows. */
+export function startTest(test: Extract<Expr, { t: 'call' }>, constantOf: (expr: Expr) => string | null): StartTest | null {
+  const callee = test.callee
+  const argument = test.args.length === 1 && !test.args[0]?.spread ? test.args[0]?.value : undefined
+  if (callee.t !== 'member' || !argument) return null
+  if (callee.property === 'startsWith') {
+    const start = constantOf(argument)
+    return start === null ? null : { subject: callee.object, starts: [start], ignoreCase: false }
+  }
+  // A string literal is no regex: a regex literal's text starts with `/`.
+  if (callee.property !== 'test' || (callee.object.t === 'literal' && !callee.object.site.text.startsWith('/'))) return null
+  const literal = constantOf(callee.object)
+  return literal === null ? null : { subject: argument, ...startsMatchedBy(literal) }
+}
+
+/** The prototype keys a key cannot be once it starts with none of `starts` (`__proto__` for `'__'`). */
+export function prototypeKeysStartingWith(starts: readonly string[], ignoreCase = false): string[] {
+  const wanted = starts.filter((start) => start !== '').map((start) => (ignoreCase ? start.toLowerCase() : start))
+  return [...PROTOTYPE_KEYS].filter((name) => wanted.some((start) => name.startsWith(start)))
 }
 
 const sinks = new Map<string, SinkSpec>()
