@@ -6,6 +6,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import DataLoader from 'dataloader'
+import { groupRowsByKey } from '../db/group-rows.ts'
 import type { IssueNote } from '../modules/issues/issue.entity.ts'
 import { countIssuesOfScans, triageHistoryOfIssues, type ScanIssueCounts } from '../modules/issues/issue.service.ts'
 import { Repository } from '../modules/repositories/repository.entity.ts'
@@ -34,7 +35,7 @@ export function createLoaders(em: EntityManager): Loaders {
     repoIdsOfRuleset: new DataLoader(async (rulesetIds) => {
       const links = await em.find(RulesetRepository, { rulesetId: { $in: [...rulesetIds] } })
       const active = new Set((await em.find(Repository, { id: { $in: links.map((link) => link.repoId) }, isActive: true }, { fields: ['id'] })).map((repository) => repository.id))
-      return groupBy(rulesetIds, links, (link) => link.rulesetId).map((group) => group.map((link) => link.repoId).filter((id) => active.has(id)).sort())
+      return groupRowsByKey(rulesetIds, links, (link) => link.rulesetId).map((group) => group.map((link) => link.repoId).filter((id) => active.has(id)).sort())
     }),
     issueCountsOfScan: new DataLoader((scanIds) => countIssuesOfScans(em, scanIds)),
     summaryOfRepository: new DataLoader((repoIds) => summariesOfRepositories(em, repoIds)),
@@ -45,10 +46,4 @@ export function createLoaders(em: EntityManager): Loaders {
 function byId<T extends { id: string }>(ids: readonly string[], rows: T[]): (T | undefined)[] {
   const map = new Map(rows.map((row) => [row.id, row]))
   return ids.map((id) => map.get(id))
-}
-
-function groupBy<T>(keys: readonly string[], rows: T[], keyOf: (row: T) => string): T[][] {
-  const groups = new Map<string, T[]>(keys.map((key) => [key, []]))
-  for (const row of rows) groups.get(keyOf(row))?.push(row)
-  return keys.map((key) => groups.get(key) ?? [])
 }

@@ -1,10 +1,11 @@
 /**
  * Issues of the caller's organization: listing with the spec's filters (and `latest`, the issues
  * of each repository's latest completed scan, and the baseline state) in the default order or a
- * client's, triage of one issue or up
- * to 100 at once, and the summary. Issues of deactivated repositories are never read.
+ * client's, triage of one issue or up to 100 at once with its history, counts per scan, and the
+ * summary. Issues of deactivated repositories are never read.
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
+import { groupRowsByKey } from '../../db/group-rows.ts'
 import { existsInOtherOrg } from '../../db/org-scope.ts'
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.ts'
 import { requireRepository } from '../repositories/repository.service.ts'
@@ -152,7 +153,7 @@ function applyChanges(em: EntityManager, issue: Issue, changes: IssueChanges, au
 /** Each issue's triage entries, oldest first, in the order of `issueIds` (a caller's own issues only). */
 export async function triageHistoryOfIssues(em: EntityManager, issueIds: readonly string[]): Promise<IssueNote[][]> {
   const entries = await em.find(IssueNote, { issue: { $in: [...issueIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } })
-  return issueIds.map((id) => entries.filter((entry) => entry.issue.id === id))
+  return groupRowsByKey(issueIds, entries, (entry) => entry.issue.id)
 }
 
 export async function updateIssue(em: EntityManager, id: string, changes: IssueChanges, author: string): Promise<IssueRecord> {
@@ -258,11 +259,10 @@ export interface ScanIssueCounts {
 export async function countIssuesOfScans(em: EntityManager, scanIds: readonly string[]): Promise<ScanIssueCounts[]> {
   const [groups, fixed] = await Promise.all([countIssuesOfScansByGroup(em, scanIds), countFixedIssuesOfScans(em, scanIds)])
   const fixedByScan = new Map(fixed.map((row) => [row.scanId, row.count]))
-  return scanIds.map((scanId) => {
+  return groupRowsByKey(scanIds, groups, (group) => group.scanId).map((groupsOfScan, index) => {
     const bySeverity = new Map<SeverityLevel, number>(SEVERITY_LEVELS.map((level) => [level, 0]))
-    const counts = { total: 0, falsePositiveCount: 0, newCount: 0, unchangedCount: 0, fixedCount: fixedByScan.get(scanId) ?? 0 }
-    for (const group of groups) {
-      if (group.scanId !== scanId) continue
+    const counts = { total: 0, falsePositiveCount: 0, newCount: 0, unchangedCount: 0, fixedCount: fixedByScan.get(scanIds[index]!) ?? 0 }
+    for (const group of groupsOfScan) {
       counts.total += group.count
       bySeverity.set(group.severity, (bySeverity.get(group.severity) ?? 0) + group.count)
       if (group.falsePositive) counts.falsePositiveCount += group.count
