@@ -88,9 +88,20 @@ describe('exported functions of a library package', () => {
 
   it('reads the program of an argument list from its first position, which appends leave in place', async () => {
     const notify = (first: string) =>
-      `const { spawn } = require('child_process')\nfunction notify(message, options) {\n  const args = [${first}]\n  if (options.priority) args.push('--priority', options.priority)\n  if (options.title) args.push(options.title)\n  args.push(message)\n  const program = args.shift()\n  return spawn(program, args)\n}\nmodule.exports = notify\n`
-    expect(reported(await scan({ 'package.json': LIBRARY_PACKAGE, 'index.js': notify("'notify-send'") }))).toEqual([])
-    expect(reported(await scan({ 'package.json': LIBRARY_PACKAGE, 'index.js': notify('options.title') }))).toEqual(['index.js:8 command-injection'])
+      `const { spawn } = require('child_process')\nconst app = require('express')()\napp.post('/notify', (req, res) => {\n  const args = [${first}]\n  if (req.body.priority) args.push('--priority', req.body.priority)\n  args.push(req.body.message)\n  const program = args.shift()\n  spawn(program, args)\n  res.end()\n})\n`
+    const commands = async (first: string) =>
+      (await scan({ 'app.js': notify(first) })).map((finding) => `${finding.filePath}:${finding.lineNumber} ${finding.category}`)
+    expect(await commands("'notify-send'")).toEqual([])
+    expect(await commands('req.body.title')).toEqual(['app.js:8 command-injection'])
+  })
+
+  it("leaves the program a caller chooses to run, and finds the caller's text where a shell parses it", async () => {
+    const notify = (run: string) =>
+      `const cp = require('child_process')\nfunction notify(message, options) {\n  const command = options.template.replace('%s', message)\n  const words = command.split(' ')\n  return ${run}\n}\nmodule.exports = notify\n`
+    expect(reported(await scan({ 'package.json': LIBRARY_PACKAGE, 'index.js': notify('cp.spawn(words.shift(), words)') }))).toEqual([])
+    expect(reported(await scan({ 'package.json': LIBRARY_PACKAGE, 'index.js': notify("cp.spawn(words.shift(), words, { shell: true })") }))).toEqual(['index.js:5 command-injection'])
+    expect(reported(await scan({ 'package.json': LIBRARY_PACKAGE, 'index.js': notify("cp.spawn(command, [], { shell: true })") }))).toEqual(['index.js:5 command-injection'])
+    expect(reported(await scan({ 'package.json': LIBRARY_PACKAGE, 'index.js': notify('cp.exec(command)') }))).toEqual(['index.js:5 command-injection'])
   })
 
   it('takes JSON.stringify as the escaping of text compiled into code: its result is a string literal', async () => {

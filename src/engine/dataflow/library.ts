@@ -269,6 +269,8 @@ export function recordLibraryPaths(engine: Engine, exported: ExportedFunction): 
     // A caller's keys written once into an object change that object only (pollution.ts).
     if (hit.spec.kind === 'prototype' && !hit.spec.sharedPrototype) continue
     if (hit.spec.kind === 'backtracking' && !isCallerText(fact.origin.path)) continue
+    // Which program to run is the caller's to choose; its data is injected only where a shell parses it.
+    if (hit.spec.programName) continue
     // Past the declared parameters: a position of `arguments`.
     const param = exported.fn.params[fact.origin.index]
     const name = param ? (param.name ?? `#${fact.origin.index + 1}`) : `arguments[${fact.origin.index}]`

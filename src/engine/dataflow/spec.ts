@@ -340,6 +340,11 @@ export interface SinkSpec {
    * nested write, a write into an object reached by an untrusted key, a recursive merge.
    */
   readonly sharedPrototype?: boolean
+  /**
+   * The argument names the program to run, which no shell reads (`spawn(file, args)`): the caller
+   * of a library choosing it is using the API, not injecting into a command (library.ts).
+   */
+  readonly programName?: boolean
 }
 
 export interface SanitizerSpec {

@@ -198,6 +198,14 @@ const sinks: SinkSpec[] = [
     call: ['{child_process,node:child_process}.{spawn,spawnSync,execFile,execFileSync,fork}', 'execa', 'execa.execa', 'execa.sync'],
     args: [{ index: 0 }],
     note: 'program to run',
+    programName: true,
+  },
+  {
+    kind: 'command',
+    call: ['{child_process,node:child_process}.{spawn,spawnSync,execFile,execFileSync}'],
+    when: [{ keyword: 'shell', equals: true, optionsIndex: 2 }],
+    args: [{ index: 0 }],
+    note: 'shell command',
   },
   {
     kind: 'command',
