@@ -122,6 +122,8 @@ describe('prototype pollution through an exported function', () => {
     ['skipped when a /^__/ regex matches, and compared with constructor', deepMerge("if (/^__/.test(key) || key === 'constructor') continue")],
     ['skipped when their first character is _, and compared with constructor', deepMerge("if (key[0] === '_' || key === 'constructor') continue")],
     ['passed to an arrow validator calling a predicate', deepMerge('validate(key)') + IS_SAFE_KEY + "const validate = (key) => {\n  if (!isSafeKey(key)) throw new Error('Unsafe key')\n}\n"],
+    ['one constant or safe by a predicate, taken when either holds', deepMerge("if (!(key === 'defaults' || isSafeKey(key))) continue") + IS_SAFE_KEY],
+    ['checked inside an either-or condition', setByPath('', "path.split('.')").replace('    node = node[key]', "    if (key === '*' || (key !== '__proto__' && key !== 'constructor')) node = node[key]")],
   ])('is not reported when the keys are %s', async (_, index) => {
     expect(await reported(index)).toEqual([])
   })
