@@ -7,7 +7,9 @@
  * scored per class:
  * - recall: vulnerable versions with a finding of the class's CWE within PIN_WINDOW lines of a
  *   pinned line;
- * - false alarms: fixed versions with such a finding at their pinned line (the fix should silence it).
+ * - false alarms: fixed versions with such a finding at their pinned line (the fix should silence it),
+ *   unless the pin records why that code is still vulnerable (`stillVulnerable`: a later advisory
+ *   and a measured attack), which the table shows as confirmed.
  * Writes the "npm advisories" section of docs/quality.md.
  *
  * A pin whose line pattern matches no line of its file is reported and left out of the figures:
@@ -58,6 +60,11 @@ interface PinnedVersion {
   file: string
   /** a regular expression matching the pinned line(s) */
   line: string
+  /**
+   * For a fixed version: why its pinned code is known to be still vulnerable (a later advisory, a
+   * measured attack). A finding there is reported as confirmed, not as a false alarm.
+   */
+  stillVulnerable?: string
 }
 
 interface Pin {
@@ -155,6 +162,10 @@ function percent(numerator: number, denominator: number): string {
   return denominator === 0 ? 'n/a' : `${((numerator / denominator) * 100).toFixed(0)}%`
 }
 
+function isFalseAlarm(result: PinResult): boolean {
+  return result.fixed.onPin.length > 0 && !result.pin.fixed.stillVulnerable
+}
+
 function usable(result: PinResult): boolean {
   return result.vulnerable.pinnedLines.length > 0 && result.fixed.pinnedLines.length > 0
 }
@@ -163,7 +174,7 @@ function render(results: PinResult[], date: string): string {
   const classes = [...new Set(results.map((result) => result.className))]
   const lines: string[] = []
   lines.push(
-    `Measured with \`npm run bench:advisories\` on ${date} (not in CI: it fetches from the npm registry): ${new Set(results.map((result) => result.pin.package)).size} npm packages with public advisories, each version fetched with \`npm pack\` (no install scripts) into \`${values.dir}\` and scanned whole (\`sast\` and \`dataflow\` through \`scanDirectory\`) in library mode (\`packageApiSources: '${values['library-sources']}'\`). The pins in \`bench/advisories/<class>.json\` name the advisory, the exported function the input enters through, and a pattern for the vulnerable line in the vulnerable version and for the same code in the fixed one; each was written by reading both versions' code. Recall: vulnerable versions with a finding of the class's CWE within ${PIN_WINDOW} lines of the pinned line. False alarms: fixed versions with such a finding at their pinned line. "In package" counts every finding of the class in the package's files.`,
+    `Measured with \`npm run bench:advisories\` on ${date} (not in CI: it fetches from the npm registry): ${new Set(results.map((result) => result.pin.package)).size} npm packages with public advisories, each version fetched with \`npm pack\` (no install scripts) into \`${values.dir}\` and scanned whole (\`sast\` and \`dataflow\` through \`scanDirectory\`) in library mode (\`packageApiSources: '${values['library-sources']}'\`). The pins in \`bench/advisories/<class>.json\` name the advisory, the exported function the input enters through, and a pattern for the vulnerable line in the vulnerable version and for the same code in the fixed one; each was written by reading both versions' code. Recall: vulnerable versions with a finding of the class's CWE within ${PIN_WINDOW} lines of the pinned line. "False alarms: fixed versions with such a finding at their pinned line, except where the pin records that the fixed code is still vulnerable (shown as confirmed, with the reason). "In package" counts every finding of the class in the package's files.`,
   )
   lines.push('', '### By class', '', '| Class | Pins | Recall (vulnerable) | False alarms (fixed) | Findings of the class in package, vulnerable / fixed |', '| --- | ---: | ---: | ---: | ---: |')
   let pins = 0
@@ -172,7 +183,7 @@ function render(results: PinResult[], date: string): string {
   for (const className of classes) {
     const ofThisClass = results.filter((result) => result.className === className && usable(result))
     const hits = ofThisClass.filter((result) => result.vulnerable.onPin.length > 0).length
-    const falseAlarms = ofThisClass.filter((result) => result.fixed.onPin.length > 0).length
+    const falseAlarms = ofThisClass.filter(isFalseAlarm).length
     const inVulnerable = ofThisClass.reduce((sum, result) => sum + result.vulnerable.inPackage, 0)
     const inFixed = ofThisClass.reduce((sum, result) => sum + result.fixed.inPackage, 0)
     pins += ofThisClass.length
@@ -187,7 +198,7 @@ function render(results: PinResult[], date: string): string {
     const cell = (version: VersionResult, yes: string, no: string) =>
       version.error ? `error: ${version.error}` : version.pinnedLines.length === 0 ? 'pin matches no line' : version.onPin.length > 0 ? `${yes} (${version.onPin.map((finding) => finding.ruleId).join(', ')})` : no
     lines.push(
-      `| ${result.className} | ${pin.package} | ${pin.advisory} | \`${pin.entry}\` | ${pin.vulnerable.version} \`${pin.vulnerable.file}:${result.vulnerable.pinnedLines.join(',')}\` | ${cell(result.vulnerable, 'yes', 'no')} | ${pin.fixed.version} \`${pin.fixed.file}:${result.fixed.pinnedLines.join(',')}\` | ${cell(result.fixed, 'yes', 'no')} |`,
+      `| ${result.className} | ${pin.package} | ${pin.advisory} | \`${pin.entry}\` | ${pin.vulnerable.version} \`${pin.vulnerable.file}:${result.vulnerable.pinnedLines.join(',')}\` | ${cell(result.vulnerable, 'yes', 'no')} | ${pin.fixed.version} \`${pin.fixed.file}:${result.fixed.pinnedLines.join(',')}\` | ${cell(result.fixed, pin.fixed.stillVulnerable ? `no, confirmed: ${pin.fixed.stillVulnerable}` : 'yes', 'no')} |`,
     )
   }
   return lines.join('\n')
