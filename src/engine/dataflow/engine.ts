@@ -483,7 +483,7 @@ function judgedRegexRun(hit: SinkHit, run: NonNullable<SinkHit['regexRun']>): Si
  * `module.exports`, plus what was added through the `exports` alias (`exports.f = ...`): the two
  * start as one object, which the analysis does not alias.
  */
-function commonJsExports(moduleObject: Val, exportsAlias: Val): Val {
+export function commonJsExports(moduleObject: Val, exportsAlias: Val): Val {
   let result = readField(moduleObject, 'exports')
   for (const [key, field] of exportsAlias.fields ?? []) if (!result.fields?.has(key)) result = withField(result, key, field)
   return result

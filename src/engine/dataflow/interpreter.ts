@@ -52,6 +52,7 @@ import {
 import type { Fact, Step, Val } from './values.ts'
 import { WEAK_CHECK_NOTE, hostCheckSubject, weakCheckOf } from './weak-checks.ts'
 import { USER_SINK_KIND } from './overlay.ts'
+import { wrapperDeclaration } from './wrappers.ts'
 import type { OverlaySink, TaintOverlay, TextRange } from './overlay.ts'
 
 /** Every configuration mark (ConfigurationSpec), carried from configured objects to what they make. */
@@ -140,6 +141,16 @@ export class FunctionRun {
     const state = new State()
     this.bindParams(state, receiver, (index) => args.get(index) ?? CLEAN)
     return this.finish(this.execBlock(fn.body(), state))
+  }
+
+  /**
+   * Runs the function with every argument clean and returns its variables where it ends: what a
+   * wrapper that runs once (`(function () { ... module.exports = api })()`) leaves behind.
+   */
+  endState(): State | null {
+    const state = new State()
+    this.bindParams(state, null, () => CLEAN)
+    return this.execBlock((this.fn as FunctionDef).body(), state)
   }
 
   /** Runs a file's top level into `state`, which stays the module's environment object. */
@@ -596,6 +607,8 @@ export class FunctionRun {
       if (nested) return val({ ref: { t: 'class', cls: nested }, qname: name })
     }
     if (this.fn) {
+      const helper = wrapperDeclaration(this.unit, this.fn, name)
+      if (helper) return val({ ref: { t: 'function', fn: helper, receiver: null } })
       const global = this.engine.moduleState(this.unit).vars.get(name)
       if (global) return global
     }

@@ -17,12 +17,14 @@
  * the sink kinds that matter when the caller is another program are kept (LIBRARY_SINK_KINDS).
  */
 import { parentDir } from '../core/repo-paths.ts'
+import { commonJsExports } from './engine.ts'
 import type { Engine, Summary } from './engine.ts'
 import { FunctionRun } from './interpreter.ts'
-import type { FunctionDef, Stmt } from './ir.ts'
+import type { FunctionDef } from './ir.ts'
 import type { SinkKind } from './kinds.ts'
 import type { FileInput } from './program.ts'
-import { makeFact, paramFact, val } from './values.ts'
+import { immediateWrapper, umdFactory } from './wrappers.ts'
+import { CLEAN, makeFact, paramFact, val } from './values.ts'
 import type { Fact, Val } from './values.ts'
 
 /** `auto`: only in library packages; `always`: every file's exports; `never`: off. */
@@ -193,23 +195,13 @@ export function exportedFunctions(engine: Engine, path: string): ExportedFunctio
     const made = factory ? engine.summaryOf(factory)?.returns : undefined
     if (made) collect(made, '', 0, found, defaultName(path))
   }
-  return [...found.values()]
-}
-
-/**
- * The factory of a UMD wrapper, `(function (root, factory) { ... module.exports = factory() ...
- * })(this, function () { ...; return api })`: a top-level call of a function expression whose
- * last argument is a function. What it returns is what the file exports; the wrapper's own
- * assignment happens inside a call and does not reach the module's top level.
- */
-function umdFactory(top: readonly Stmt[]): FunctionDef | null {
-  for (const stmt of top) {
-    const call = stmt.t === 'expr' ? stmt.expr : null
-    if (call?.t !== 'call' || call.callee.t !== 'function') continue
-    const last = call.args.at(-1)?.value
-    if (last?.t === 'function') return last.fn
+  if (found.size === 0) {
+    const wrapper = immediateWrapper(unit.top())
+    const end = wrapper ? new FunctionRun(engine, unit, wrapper, null, 0).endState() : null
+    const exported = end ? commonJsExports(end.vars.get('module') ?? CLEAN, end.vars.get('exports') ?? CLEAN) : null
+    if (exported) collect(exported, '', 0, found, defaultName(path))
   }
-  return null
+  return [...found.values()]
 }
 
 /**
