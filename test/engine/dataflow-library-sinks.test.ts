@@ -148,6 +148,35 @@ describe('prototype pollution through an exported function', () => {
   })
 })
 
+describe('prototype pollution behind a switch on the key', () => {
+  const setOption = (otherwise: string) => `function setOption(target, path, value) {
+  const keys = path.split('.')
+  let node = target
+  for (const key of keys.slice(0, -1)) {
+    switch (key) {
+      case 'server':
+      case 'client':
+        node = node[key] || (node[key] = {})
+        break
+      default:
+        ${otherwise}
+    }
+  }
+  node[keys[keys.length - 1]] = value
+  return target
+}
+module.exports = setOption
+`
+
+  it('is not reported when only cases naming constant keys walk: the key is one of them there', async () => {
+    expect(await reported(setOption("throw new Error('unknown section ' + key)"))).toEqual([])
+  })
+
+  it('is reported when the default case walks too', async () => {
+    expect(await reported(setOption('node = node[key]'))).toEqual(['14 prototype-pollution'])
+  })
+})
+
 describe('ReDoS through an exported function', () => {
   it('is reported where a backtracking regex runs on an argument, with its complexity and an attack string', async () => {
     const findings = await libraryFindings("const TRAILING = /\\s+$/\n\nfunction trimEnd(text) {\n  return text.replace(TRAILING, '')\n}\n\nmodule.exports = { trimEnd }\n")

@@ -391,7 +391,7 @@ export class FunctionRun {
     const ends: Array<State | null> = []
     let carried: State | null = null
     stmt.cases.forEach((branch, index) => {
-      const start = joinStates([entered[index] ? state.clone() : null, carried])
+      const start = joinStates([entered[index] ? this.caseState(stmt.value, branch.test, state) : null, carried])
       carried = null
       if (!start) return
       const frame: Frame = { breaks: [], continues: [] }
@@ -406,6 +406,14 @@ export class FunctionRun {
     ends.push(carried)
     if (!decided && fallback === -1) ends.push(state)
     return joinStates(ends)
+  }
+
+  /** Where a case with a literal label starts, the subject equals it (`case 'load':`). */
+  private caseState(subject: Expr, label: Expr | null, state: State): State {
+    const start = state.clone()
+    const equal = this.syntax.operators.equal[0]
+    if (label?.t !== 'literal' || equal === undefined) return start
+    return this.refine(start, { t: 'binary', op: equal, left: subject, right: label, site: label.site }, true)
   }
 
   private execTry(stmt: Extract<Stmt, { t: 'try' }>, state: State): State | null {
