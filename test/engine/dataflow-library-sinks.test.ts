@@ -197,4 +197,23 @@ describe('ReDoS through an exported function', () => {
   it('is not reported for a regex that runs in linear time', async () => {
     expect(await reported("function trimEnd(text) {\n  return text.replace(/[ \\t]$/, '')\n}\n\nmodule.exports = { trimEnd }\n")).toEqual([])
   })
+
+  const parseDuration = (check: string, pattern = '/^((?:\\d+)?\\.?\\d+) *(ms|s|m|h)?$/i') =>
+    `function parseDuration(text) {\n  ${check}\n  return ${pattern}.exec(text)\n}\n\nmodule.exports = parseDuration\n`
+
+  it.each([
+    ['a quadratic pattern on text checked to be at most 100 characters', parseDuration('if (text.length > 100) return null')],
+    ['a quadratic pattern on text checked to be at most 10,000 characters (a second of matching at most)', parseDuration('if (text.length > 10000) return null')],
+    ['a quadratic pattern behind a check written the other way round', parseDuration('if (!(text.length <= 100)) throw new RangeError(\'too long\')')],
+  ])('is not reported for %s', async (_, index) => {
+    expect(await reported(index)).toEqual([])
+  })
+
+  it.each([
+    ['a quadratic pattern on text bounded only at 100,000 characters', parseDuration('if (text.length > 100000) return null')],
+    ['a quadratic pattern where only the other branch is bounded', parseDuration('if (text.length < 100) console.log(text)')],
+    ['an exponential pattern on text of at most 100 characters', parseDuration('if (text.length > 100) return null', '/^(\\d+)+$/')],
+  ])('is reported for %s', async (_, index) => {
+    expect(await reported(index)).toEqual(['3 redos'])
+  })
 })

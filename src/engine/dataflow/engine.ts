@@ -11,7 +11,7 @@ import type { FileUnit, Program } from './program.ts'
 import type { SinkSpec } from './spec.ts'
 import type { TaintOverlay } from './overlay.ts'
 import { FunctionRun } from './interpreter.ts'
-import { backtrackingSink, judgeRegex } from './redos.ts'
+import { backtrackingSink, judgeRegex, lengthBoundOf } from './redos.ts'
 import { State } from './state.ts'
 import { parentDir } from '../core/repo-paths.ts'
 import { CLEAN, deepFacts, readField, sanitizerFor, val, withField } from './values.ts'
@@ -460,7 +460,7 @@ export class Engine {
     if (!(reached.spec.sources ?? DEFAULT_SINK_SCOPES).includes(fact.origin.scope)) return
     const hit = reached.regexRun ? judgedRegexRun(reached, reached.regexRun) : reached
     if (!hit) return
-    const bit = sinkKindBit(hit.spec.kind)
+    const bit = boundedWithin(fact, hit.spec.safeWithinLength) ?? sinkKindBit(hit.spec.kind)
     const sanitizer = (fact.cleaned & bit) !== 0 ? sanitizerFor(fact, bit) : safe
     const sanitized = (fact.cleaned & bit) !== 0 || safe !== null
     const key = `${fact.origin.site.key}|${fact.origin.kind}|${hit.site.key}|${hit.spec.kind}|${sanitized ? 1 : 0}`
@@ -471,6 +471,12 @@ export class Engine {
     }
     this.traces.set(key, { fact, hit, sanitized, sanitizer })
   }
+}
+
+/** The mask of a fact's length bound when it is within what the sink tolerates, else null. */
+function boundedWithin(fact: Fact, tolerable: number | undefined): number | null {
+  const bound = tolerable === undefined ? null : lengthBoundOf(fact.cleaned)
+  return bound && bound.length <= (tolerable as number) ? bound.mask : null
 }
 
 /** A regex run as the sink recheck's verdict makes it, or null when its pattern is linear (redos.ts). */

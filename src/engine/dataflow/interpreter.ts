@@ -22,7 +22,7 @@ import { ALL_SINK_KINDS_MASK, SOURCE_KIND_INFO, sinkKindBit, sinkKindsMask } fro
 import type { SinkKind } from './kinds.ts'
 import { isSecretName, secretNameSink } from './secret-names.ts'
 import { MERGED_KEYS_EXCEPT, NULL_PROTOTYPE, REACHED_BY_KEY, completeExclusion, countsAtWrite, descendsByKey, exclusionMask, firstCharacterOf, heldPrototypeKeys, mayBePrototypeKey, prototypeKeyLiteral, prototypeKeys, prototypeKeysNamedIn, prototypeKeysStartingWith, prototypeSink, reachedByKey, startTest } from './pollution.ts'
-import { parseRegexLiteral, regexLiteralOf } from './redos.ts'
+import { lengthBoundBit, parseRegexLiteral, regexLiteralOf } from './redos.ts'
 import { MAX_PREDICATE_DEPTH, instantiate as instantiatePredicate, predicateBody, validatorTests } from './predicates.ts'
 import type { FileUnit } from './program.ts'
 import type { ConfigMark, GuardSpec, SinkSpec, SourceSpec } from './spec.ts'
@@ -1626,6 +1626,7 @@ export class FunctionRun {
       if (equal === true) this.pinConstant(state, test.left, test.right)
       if (equal === true) this.refineTypeCheck(state, test.left, test.right, test.site)
       if (equal === false && this.catalog.prototypeWrites) this.refinePrototypeKeyComparison(state, test.left, test.right, test.site)
+      this.refineLengthBound(state, test, polarity)
       this.refineUrlChecks(state, test, polarity)
       return state
     }
@@ -1764,6 +1765,22 @@ export class FunctionRun {
     const [check, type] = left.t === 'unary' ? [left, right] : [right, left]
     if (check.t !== 'unary' || check.op !== 'typeof' || type.t !== 'literal' || typeof type.value !== 'string' || !TEXTLESS_TYPES.has(type.value)) return
     this.applyGuard(state, check.operand, sinkKindsMask('all'), undefined, { site, note: `typeof is ${type.value}` })
+  }
+
+  /**
+   * `s.length > 100` false, `len(s) <= 100` true: s holds at most that many characters there,
+   * which a regex whose backtracking is polynomial matches in tolerable time (redos.ts).
+   */
+  private refineLengthBound(state: State, test: Extract<Expr, { t: 'binary' }>, polarity: boolean): void {
+    let [op, measured, limit] = [test.op, lengthSubject(test.left), test.right]
+    if (!measured) [op, measured, limit] = [MIRRORED_COMPARISONS[test.op] ?? '', lengthSubject(test.right), test.left]
+    const n = measured ? this.eval(limit, state).constant : undefined
+    if (!measured || typeof n !== 'number') return
+    const holds = polarity ? op : NEGATED_COMPARISONS[op]
+    const max = holds === '<' ? n - 1 : holds === '<=' ? n : null
+    const bit = max === null ? 0 : lengthBoundBit(max)
+    const target = bit === 0 ? null : this.refinable(measured)
+    if (target) this.rewrite(target, state, (value) => cleaned(value, bit, { site: test.site, note: `length at most ${max}` }))
   }
 
   /** `x == "a"` on the true branch: x is that constant there (and so carries no data). */
@@ -2068,6 +2085,18 @@ const VALUE_TRANSFORMS = new Set(['lower', 'upper', 'casefold', 'strip', 'lstrip
 
 /** Ordering comparisons: a boolean, whatever the operands were. */
 const COMPARISONS = new Set(['<', '>', '<=', '>='])
+/** `a < b` read from the other side: `b > a`. */
+const MIRRORED_COMPARISONS: Partial<Record<string, string>> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=' }
+/** What holds where a comparison fails: `a > b` false is `a <= b`. */
+const NEGATED_COMPARISONS: Partial<Record<string, string>> = { '<': '>=', '<=': '>', '>': '<=', '>=': '<' }
+
+/** The text whose length an expression measures: `s.length`, `len(s)`. */
+function lengthSubject(expr: Expr): Expr | null {
+  if (expr.t === 'member' && expr.property === 'length') return expr.object
+  if (expr.t === 'call' && expr.callee.t === 'name' && expr.callee.name === 'len' && expr.args.length === 1) return expr.args[0]?.value ?? null
+  return null
+}
+
 /** `typeof` results of values that carry no attacker text (a function passed where code could be). */
 const TEXTLESS_TYPES = new Set(['function', 'number', 'boolean', 'undefined', 'bigint', 'symbol'])
 

@@ -20,7 +20,7 @@ import { parentDir } from '../core/repo-paths.ts'
 import { commonJsExports } from './engine.ts'
 import type { Engine, Summary } from './engine.ts'
 import { FunctionRun } from './interpreter.ts'
-import type { FunctionDef } from './ir.ts'
+import type { FunctionDef, Stmt, Target } from './ir.ts'
 import type { SinkKind } from './kinds.ts'
 import type { FileInput } from './program.ts'
 import { immediateWrapper, umdFactory } from './wrappers.ts'
@@ -188,7 +188,8 @@ export function exportedFunctions(engine: Engine, path: string): ExportedFunctio
   const found = new Map<string, ExportedFunction>()
   for (const name of new Set(['default', ...unit.esExports.keys()])) {
     const value = engine.exported(path, name)
-    if (value) collect(withLaterFields(value, topLevel), name === 'default' ? '' : name, 0, found, defaultName(path))
+    const complete = value && name === 'default' ? withAliasFields(value, exportAliases(unit.top()), topLevel) : value
+    if (complete) collect(withLaterFields(complete, topLevel), name === 'default' ? '' : name, 0, found, defaultName(path))
   }
   if (found.size === 0) {
     const factory = umdFactory(unit.top())
@@ -202,6 +203,34 @@ export function exportedFunctions(engine: Engine, path: string): ExportedFunctio
     if (exported) collect(exported, '', 0, found, defaultName(path))
   }
   return [...found.values()]
+}
+
+/**
+ * Top-level variables holding the object `module.exports` holds: `var cs = module.exports = {}`,
+ * `const api = {}; module.exports = api`. Members given through them later (`cs.get.hwb = ...`)
+ * are exported too, though the analysis gives them to the variable only.
+ */
+function exportAliases(top: readonly Stmt[]): string[] {
+  const aliases: string[] = []
+  for (const stmt of top) {
+    if (stmt.t !== 'assign' || !stmt.value) continue
+    if (isModuleExports(stmt.target) && stmt.value.t === 'name') aliases.push(stmt.value.name)
+    if (stmt.target.t === 'name' && stmt.value.t === 'assign' && isModuleExports(stmt.value.target)) aliases.push(stmt.target.name)
+  }
+  return aliases
+}
+
+function isModuleExports(target: Target): boolean {
+  return target.t === 'member' && target.property === 'exports' && target.object.t === 'name' && target.object.name === 'module'
+}
+
+function withAliasFields(value: Val, aliases: readonly string[], topLevel: ReadonlyMap<string, Val>): Val {
+  let result = value
+  for (const alias of aliases) {
+    const fields = topLevel.get(alias)?.fields
+    if (fields) result = { ...result, fields: new Map([...(result.fields ?? []), ...fields]) }
+  }
+  return result
 }
 
 /**

@@ -14,9 +14,30 @@ import type * as Recheck from 'recheck'
 import { topLevelAlternatives } from '../text/regex-syntax.ts'
 import type { SinkSpec } from './spec.ts'
 
-// The pure-JavaScript backend checks in this thread: no worker, no native binary, no Java and no
-// network. The synchronous entry point reads this setting at each call.
-process.env.RECHECK_SYNC_BACKEND ??= 'pure'
+/**
+ * Where recheck runs. Its native build (the optional `recheck-<os>-<arch>` package: one helper
+ * process per analyzing process, spoken to from a worker thread) judges a pattern five to ten
+ * times faster than its JavaScript build, so fewer patterns reach the time bound, whose verdicts
+ * follow the machine's load; without that package the JavaScript build runs in this thread.
+ * Never Java (recheck's other backend) and never the network. recheck reads these settings at
+ * each call; a setting given from outside wins.
+ */
+function chooseRecheckBackend(): void {
+  if (process.env.RECHECK_SYNC_BACKEND || process.env.RECHECK_BACKEND) return
+  if (nativeRecheckInstalled()) process.env.RECHECK_BACKEND = 'native'
+  else process.env.RECHECK_SYNC_BACKEND = 'pure'
+}
+
+function nativeRecheckInstalled(): boolean {
+  const os = ({ linux: 'linux', darwin: 'macos', win32: 'windows' } as Partial<Record<string, string>>)[process.platform]
+  if (!os || (process.arch !== 'x64' && process.arch !== 'arm64')) return false
+  try {
+    createRequire(import.meta.url).resolve(`recheck-${os}-${process.arch}/package.json`)
+    return true
+  } catch {
+    return false
+  }
+}
 
 /**
  * A pattern comes from the scanned repository (tenant input): the analysis of one may take at
@@ -36,18 +57,28 @@ const MAX_CACHED_VERDICTS = 5000
 export interface BacktrackingVerdict {
   /** `exponential`, or `2nd degree polynomial` and so on */
   readonly complexity: string
+  /** the polynomial's degree; null when exponential */
+  readonly degree: number | null
   /** an input that makes matching slow, as a JavaScript expression (`'a'.repeat(31) + '\x00'`) */
   readonly attack: string
 }
 
 /**
  * recheck is loaded the first time a pattern is judged: it is a 3 MB module that takes a tenth of
- * a second to load, and most processes (the command's, every worker's) never judge one.
+ * a second to load, and most processes (the command's, every worker's) never judge one. Its
+ * first check runs cold (and starts the native helper) and costs up to a second more than later
+ * ones, whatever the pattern, so a throwaway check warms it up first: otherwise the first pattern
+ * a process judges would lose that much of its time bound and could be called safe where later
+ * ones are not.
  */
 let recheck: typeof Recheck | null = null
 
 function loadRecheck(): typeof Recheck {
-  recheck ??= createRequire(import.meta.url)('recheck') as typeof Recheck
+  if (!recheck) {
+    chooseRecheckBackend()
+    recheck = createRequire(import.meta.url)('recheck') as typeof Recheck
+    recheck.checkSync('^(a|a)*$', '', { checker: 'automaton', timeout: REGEX_CHECK_TIMEOUT_MS })
+  }
   return recheck
 }
 
@@ -112,8 +143,48 @@ function check(source: string, flags: string): BacktrackingVerdict | null {
   // the same on every scan of the same code.
   const diagnostics = loadRecheck().checkSync(source, flags, { checker: 'automaton', timeout: REGEX_CHECK_TIMEOUT_MS })
   if (diagnostics.status !== 'vulnerable') return null
-  const complexity = diagnostics.complexity.type === 'exponential' ? 'exponential' : diagnostics.complexity.summary
-  return { complexity, attack: diagnostics.attack.pattern }
+  const exponential = diagnostics.complexity.type === 'exponential'
+  const complexity = exponential ? 'exponential' : diagnostics.complexity.summary
+  const degree = diagnostics.complexity.type === 'polynomial' ? diagnostics.complexity.degree : null
+  return { complexity, degree, attack: diagnostics.attack.pattern }
+}
+
+/**
+ * Length bounds: a check that text is at most N characters long (`if (s.length > 100) return`)
+ * marks its data with the bit of the smallest of these bounds at or above N, in a fact's cleaned
+ * bits above the sink kinds' (pollution.ts keeps its guard progress at bits 29 and 30).
+ */
+const LENGTH_BOUNDS: ReadonlyArray<{ readonly length: number; readonly bit: number }> = [
+  { length: 100, bit: 1 << 21 },
+  { length: 1000, bit: 1 << 22 },
+  { length: 10_000, bit: 1 << 23 },
+]
+
+/**
+ * Backtracking steps a match may take and still be no denial of service: about a second of
+ * matching in V8 (measured: a quadratic pattern over 10,000 characters, 10^8 steps, takes 0.6 s).
+ */
+const TOLERABLE_STEPS = 1.5e8
+
+/** The bit a check bounding text at `length` characters gives its data (0: no bound worth keeping). */
+export function lengthBoundBit(length: number): number {
+  return LENGTH_BOUNDS.find((bound) => length <= bound.length)?.bit ?? 0
+}
+
+/** The smallest length bound a fact carries, with the mask of its bit, or null. */
+export function lengthBoundOf(cleanedBits: number): { readonly length: number; readonly mask: number } | null {
+  const bound = LENGTH_BOUNDS.find(({ bit }) => (cleanedBits & bit) !== 0)
+  return bound ? { length: bound.length, mask: bound.bit } : null
+}
+
+/**
+ * The longest text the pattern matches in tolerable time, among the bounds kept: a polynomial of
+ * degree d takes about n^d steps on n characters; an exponential one is slow on any bound kept.
+ */
+function tolerableLength(verdict: BacktrackingVerdict): number | undefined {
+  const degree = verdict.degree
+  if (degree === null) return undefined
+  return LENGTH_BOUNDS.filter(({ length }) => length ** degree <= TOLERABLE_STEPS).at(-1)?.length
 }
 
 /**
@@ -124,7 +195,8 @@ export function backtrackingSink(literal: string, method: string, verdict: Backt
   const note = `${literal} run by ${method}(): ${verdict.complexity} backtracking, e.g. on ${verdict.attack}`
   let spec = sinks.get(note)
   if (!spec) {
-    spec = { kind: 'backtracking', note, sources: ['remote'] }
+    const tolerable = tolerableLength(verdict)
+    spec = { kind: 'backtracking', note, sources: ['remote'], ...(tolerable === undefined ? {} : { safeWithinLength: tolerable }) }
     if (sinks.size < MAX_CACHED_VERDICTS) sinks.set(note, spec)
   }
   return spec

@@ -345,6 +345,8 @@ export interface SinkSpec {
    * of a library choosing it is using the API, not injecting into a command (library.ts).
    */
   readonly programName?: boolean
+  /** Text checked to be at most this long is safe here (a polynomial regex on bounded input, redos.ts). */
+  readonly safeWithinLength?: number
 }
 
 export interface SanitizerSpec {
