@@ -8,7 +8,7 @@ import type { SgNode } from '@ast-grep/napi'
 import { languageFromPath } from '../core/languages.ts'
 import { SourceFile } from '../core/source-file.ts'
 import type { CodeLanguage, FileLanguage } from '../core/languages.ts'
-import type { ImportBinding, ImportDecl, Stmt } from './ir.ts'
+import type { FunctionDef, ImportBinding, ImportDecl, Stmt } from './ir.ts'
 import { Lowerer } from './lower.ts'
 import { catalogFor } from './catalog.ts'
 import type { Catalog } from './catalog.ts'
@@ -30,6 +30,7 @@ export class FileUnit {
   private topLevel: readonly Stmt[] | undefined
   private importIndex: Map<string, { decl: ImportDecl; binding: ImportBinding }> | undefined
   private modules: Set<string> | undefined
+  private allFunctions: readonly FunctionDef[] | undefined
   readonly lowerer: Lowerer
   readonly catalog: Catalog
   /** the repository's declared dependency versions (manifests.ts), when the program has them */
@@ -121,9 +122,19 @@ export class FileUnit {
   }
 
   /** Nodes of every function kind in the file (found natively, without walking the tree here). */
-  functionNodes(): SgNode[] {
+  private functionNodes(): SgNode[] {
     const kinds = functionKinds(this.language, this.spec, this.root)
     return kinds.length === 0 ? [] : this.root.findAll({ rule: { any: kinds.map((kind) => ({ kind })) } })
+  }
+
+  /**
+   * Every function of the file, lowered (bodies excepted), in the order of the text. Kept: the
+   * analysis asks once per root and once per helper round, and without the list each asking
+   * parsed a released tree again only to find the functions it had already lowered.
+   */
+  functions(): readonly FunctionDef[] {
+    this.allFunctions ??= this.functionNodes().map((node) => this.lowerer.functionAt(node))
+    return this.allFunctions
   }
 
   mentionsAny(words: readonly string[]): boolean {
