@@ -13,16 +13,9 @@ type RuleOf<K extends NodeRule['as']> = Extract<NodeRule, { as: K }>
 
 const EMPTY: readonly Stmt[] = []
 
-const kinds = new WeakMap<SgNode, string>()
-
-/** A node's kind; each napi call costs a microsecond or more, and a node is asked several times. */
+/** A node's kind (a napi call: asking again costs less than remembering it in a WeakMap). */
 function kindOf(node: SgNode): string {
-  let kind = kinds.get(node)
-  if (kind === undefined) {
-    kind = node.kind() as string
-    kinds.set(node, kind)
-  }
-  return kind
+  return node.kind() as string
 }
 
 /** `'abc'`, `f"x"`, `"""doc"""`, `` `t` `` -> the text between the quotes (escapes kept). */
