@@ -39,8 +39,25 @@ export function typeName(text: string): string {
     .replace(/\s+/g, '')
 }
 
-/** tree -> node kind -> range -> node; a released tree takes its index with it */
-const nodesOfTree = new WeakMap<SgNode, Map<string, Map<string, SgNode>>>()
+/**
+ * Function nodes of one tree and kind, by range: those lowered from this tree so far, or all of
+ * them once a lookup missed (`complete`).
+ */
+interface KindIndex {
+  readonly byRange: Map<string, SgNode>
+  complete: boolean
+}
+
+/** tree -> node kind -> its index; a released tree takes its index with it */
+const nodesOfTree = new WeakMap<SgNode, Map<string, KindIndex>>()
+
+function kindIndex(root: SgNode, kind: string): KindIndex {
+  let byKind = nodesOfTree.get(root)
+  if (!byKind) nodesOfTree.set(root, (byKind = new Map()))
+  let index = byKind.get(kind)
+  if (!index) byKind.set(kind, (index = { byRange: new Map(), complete: false }))
+  return index
+}
 
 function rangeKey(range: Range): string {
   return `${range.start.index}:${range.end.index}`
@@ -847,25 +864,26 @@ export class Lowerer {
       },
     }
     this.functions.set(range.start.index, fn)
+    // The body is lowered later, often while this tree still lives: nodeAt finds the node here.
+    kindIndex(this.root(), kind).byRange.set(rangeKey(range), node)
     return fn
   }
 
   /**
-   * The node of this kind at this range, found again in the (possibly re-parsed) tree. All nodes
-   * of the kind are indexed in one pass per tree: searching the tree once per function made
-   * lowering quadratic in the number of functions of a file.
+   * The node of this kind at this range, found again in the (possibly re-parsed) tree: the node
+   * it was lowered from while that tree lives, else from an index of all nodes of the kind, made
+   * in one pass per tree (searching the tree once per function made lowering quadratic in the
+   * number of functions of a file).
    */
   private nodeAt(kind: string, range: Range): SgNode {
     const root = this.root()
-    let byKind = nodesOfTree.get(root)
-    if (!byKind) nodesOfTree.set(root, (byKind = new Map()))
-    let byRange = byKind.get(kind)
-    if (!byRange) {
-      byRange = new Map()
-      for (const node of root.findAll({ rule: { kind } })) byRange.set(rangeKey(node.range()), node)
-      byKind.set(kind, byRange)
+    const index = kindIndex(root, kind)
+    const key = rangeKey(range)
+    if (!index.byRange.has(key) && !index.complete) {
+      for (const node of root.findAll({ rule: { kind } })) index.byRange.set(rangeKey(node.range()), node)
+      index.complete = true
     }
-    const found = byRange.get(rangeKey(range))
+    const found = index.byRange.get(key)
     if (!found) throw new Error(`${this.path}: no ${kind} at ${range.start.line + 1}:${range.start.column + 1}`)
     return found
   }
