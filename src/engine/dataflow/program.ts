@@ -167,8 +167,14 @@ function functionKinds(language: CodeLanguage, spec: LanguageSpec, root: SgNode)
   return kinds
 }
 
-/** Syntax trees kept at once: trees cost far more memory than the lowered form. */
-const PARSED_TREES = 48
+/**
+ * The text whose syntax trees are kept at once, in UTF-16 code units. Trees cost far more memory
+ * than the lowered form (a Python tree takes about 27 bytes per character of text, some 100 MB
+ * here), and far more time to make again than to keep: a body lowered after its file's tree was
+ * dropped parses the file again. A bound on text rather than on files keeps many small files
+ * and few large ones alike.
+ */
+const PARSED_TEXT = 4_000_000
 
 
 export class Program {
@@ -176,7 +182,11 @@ export class Program {
   private readonly units = new Map<string, FileUnit | null>()
   private readonly byBaseName = new Map<string, string[]>()
   private readonly resolved = new Map<string, string | null>()
+  /** units holding a tree, least recently parsed first */
   private readonly parsedOrder = new Set<FileUnit>()
+  /** units holding a tree whose entry points are done: the first to give it up */
+  private readonly finished = new Set<FileUnit>()
+  private parsedText = 0
   private readonly bySuffix = new Map<string, string | null>()
   /** set before the first unit is made (index.ts) */
   manifests: DependencyManifests | null = null
@@ -231,21 +241,32 @@ export class Program {
     return unit
   }
 
-  /** Keeps at most PARSED_TREES trees alive, releasing the least recently parsed ones. */
+  /**
+   * Keeps the trees of at most PARSED_TEXT of text alive, releasing those of finished units
+   * first, then the least recently parsed ones; the unit just parsed keeps its tree.
+   */
   private trackParsed(unit: FileUnit): void {
+    if (!this.finished.delete(unit) && !this.parsedOrder.has(unit)) this.parsedText += unit.text.length
     this.parsedOrder.delete(unit)
     this.parsedOrder.add(unit)
-    for (const oldest of this.parsedOrder) {
-      if (this.parsedOrder.size <= PARSED_TREES) break
-      oldest.release()
-      this.parsedOrder.delete(oldest)
+    for (const order of [this.finished, this.parsedOrder]) {
+      for (const oldest of order) {
+        if (this.parsedText <= PARSED_TEXT) return
+        if (oldest !== unit) this.dropTree(oldest)
+      }
     }
   }
 
-  /** Releases a unit's tree now (its entry points are done). */
+  /** A unit's entry points are done: its tree goes first when the bound is reached. */
   release(unit: FileUnit): void {
+    if (this.parsedOrder.delete(unit)) this.finished.add(unit)
+  }
+
+  private dropTree(unit: FileUnit): void {
     unit.release()
     this.parsedOrder.delete(unit)
+    this.finished.delete(unit)
+    this.parsedText -= unit.text.length
   }
 
   /** The file a module specifier names, from `from`'s point of view, or null (external). */
