@@ -381,7 +381,9 @@ export class Program {
   private uniqueSuffix(module: string, suffixes: string[]): string | null {
     const known = this.bySuffix.get(module)
     if (known !== undefined) return known
-    const found = this.paths().filter((path) => suffixes.some((suffix) => path.endsWith(suffix) || `/${path}` === suffix))
+    // A path ending like a suffix has the suffix's file name: only the files of that name are looked at.
+    const candidates = new Set(suffixes.flatMap((suffix) => this.byBaseName.get(suffix.slice(suffix.lastIndexOf('/') + 1)) ?? []))
+    const found = [...candidates].filter((path) => suffixes.some((suffix) => path.endsWith(suffix) || `/${path}` === suffix))
     const result = found.length === 1 ? (found[0] ?? null) : null
     this.bySuffix.set(module, result)
     return result
