@@ -538,8 +538,11 @@ export class Lowerer {
     const rule = this.rule(node)
     if (!rule) return this.other(node, this.named(node).map((child) => this.expr(child)))
     switch (rule.as) {
-      case 'name':
-        return { t: 'name', name: node.text(), site: this.site(node) }
+      case 'name': {
+        // The name is the text the site already spans: cut from the file, not asked of the node again.
+        const site = this.site(node)
+        return { t: 'name', name: site.text, site }
+      }
       case 'this':
         return { t: 'name', name: 'this', site: this.site(node) }
       case 'literal':
@@ -750,7 +753,7 @@ export class Lowerer {
     const site = this.site(node)
     switch (rule?.as) {
       case 'name':
-        return { t: 'name', name: node.text(), site }
+        return { t: 'name', name: site.text, site }
       case 'this':
         return { t: 'name', name: 'this', site }
       case 'member':
