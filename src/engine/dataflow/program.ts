@@ -26,7 +26,7 @@ export interface FileInput {
 }
 
 export class FileUnit {
-  private holdsTree = false
+  private tree: SgNode | undefined
   private topLevel: readonly Stmt[] | undefined
   private importIndex: Map<string, { decl: ImportDecl; binding: ImportBinding }> | undefined
   private modules: Set<string> | undefined
@@ -52,18 +52,22 @@ export class FileUnit {
   /** Called with the unit each time it takes a tree (parsed, or the scan's): the program bounds how many stay. */
   onParse: ((unit: FileUnit) => void) | null = null
 
+  /**
+   * The file's syntax tree. The unit holds it itself until the program releases it: the scan's
+   * tree keeper, which bounds trees by count, would otherwise drop it in the middle of the
+   * analysis and have it parsed again (the program bounds its trees by text).
+   */
   get root(): SgNode {
-    const root = this.source.root
-    if (!this.holdsTree) {
-      this.holdsTree = true
+    if (!this.tree) {
+      this.tree = this.source.root
       this.onParse?.(this)
     }
-    return root
+    return this.tree
   }
 
   /** Drops the syntax tree (the lowered form stays); it is parsed again if needed. */
   release(): void {
-    this.holdsTree = false
+    this.tree = undefined
     this.source.releaseTree()
   }
 
