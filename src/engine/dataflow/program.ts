@@ -173,8 +173,8 @@ function functionKinds(language: CodeLanguage, spec: LanguageSpec, root: SgNode)
 
 /**
  * The text whose syntax trees are kept at once, in UTF-16 code units. Trees cost far more memory
- * than the lowered form (a Python tree takes about 27 bytes per character of text, some 100 MB
- * here), and far more time to make again than to keep: a body lowered after its file's tree was
+ * than the lowered form (a Python tree takes about 27 bytes per character of text: some 100 MB
+ * at the bound), and far more time to make again than to keep: a body lowered after its file's tree was
  * dropped parses the file again. A bound on text rather than on files keeps many small files
  * and few large ones alike.
  */
