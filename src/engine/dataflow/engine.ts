@@ -259,8 +259,7 @@ export class Engine {
       for (const path of this.program.pathsIn(folder)) {
         const other = this.program.unit(path)
         if (!other || other.spec !== unit.spec) continue
-        for (const node of other.functionNodes()) {
-          const fn = other.lowerer.functionAt(node)
+        for (const fn of other.functions()) {
           const receiverType = fn.receiver?.type?.replace(/^\*+/, '')
           if (receiverType && fn.name) methods.set(`${receiverType}.${fn.name}`, fn)
         }

@@ -249,8 +249,7 @@ function* analyzeFiles(
     options.onProgress?.(path)
     try {
       engine.moduleState(unit)
-      for (const node of unit.functionNodes()) {
-        const fn = unit.lowerer.functionAt(node)
+      for (const fn of unit.functions()) {
         if (engine.inlined.has(fn.id) || engine.hasSummary(fn)) continue
         if (isEntry(fn)) engine.summaryOf(fn)
       }

@@ -13,16 +13,9 @@ type RuleOf<K extends NodeRule['as']> = Extract<NodeRule, { as: K }>
 
 const EMPTY: readonly Stmt[] = []
 
-const kinds = new WeakMap<SgNode, string>()
-
-/** A node's kind; each napi call costs a microsecond or more, and a node is asked several times. */
+/** A node's kind (a napi call: asking again costs less than remembering it in a WeakMap). */
 function kindOf(node: SgNode): string {
-  let kind = kinds.get(node)
-  if (kind === undefined) {
-    kind = node.kind() as string
-    kinds.set(node, kind)
-  }
-  return kind
+  return node.kind() as string
 }
 
 /** `'abc'`, `f"x"`, `"""doc"""`, `` `t` `` -> the text between the quotes (escapes kept). */
@@ -46,8 +39,25 @@ export function typeName(text: string): string {
     .replace(/\s+/g, '')
 }
 
-/** tree -> node kind -> range -> node; a released tree takes its index with it */
-const nodesOfTree = new WeakMap<SgNode, Map<string, Map<string, SgNode>>>()
+/**
+ * Function nodes of one tree and kind, by range: those lowered from this tree so far, or all of
+ * them once a lookup missed (`complete`).
+ */
+interface KindIndex {
+  readonly byRange: Map<string, SgNode>
+  complete: boolean
+}
+
+/** tree -> node kind -> its index; a released tree takes its index with it */
+const nodesOfTree = new WeakMap<SgNode, Map<string, KindIndex>>()
+
+function kindIndex(root: SgNode, kind: string): KindIndex {
+  let byKind = nodesOfTree.get(root)
+  if (!byKind) nodesOfTree.set(root, (byKind = new Map()))
+  let index = byKind.get(kind)
+  if (!index) byKind.set(kind, (index = { byRange: new Map(), complete: false }))
+  return index
+}
 
 function rangeKey(range: Range): string {
   return `${range.start.index}:${range.end.index}`
@@ -528,8 +538,11 @@ export class Lowerer {
     const rule = this.rule(node)
     if (!rule) return this.other(node, this.named(node).map((child) => this.expr(child)))
     switch (rule.as) {
-      case 'name':
-        return { t: 'name', name: node.text(), site: this.site(node) }
+      case 'name': {
+        // The name is the text the site already spans: cut from the file, not asked of the node again.
+        const site = this.site(node)
+        return { t: 'name', name: site.text, site }
+      }
       case 'this':
         return { t: 'name', name: 'this', site: this.site(node) }
       case 'literal':
@@ -740,7 +753,7 @@ export class Lowerer {
     const site = this.site(node)
     switch (rule?.as) {
       case 'name':
-        return { t: 'name', name: node.text(), site }
+        return { t: 'name', name: site.text, site }
       case 'this':
         return { t: 'name', name: 'this', site }
       case 'member':
@@ -854,25 +867,26 @@ export class Lowerer {
       },
     }
     this.functions.set(range.start.index, fn)
+    // The body is lowered later, often while this tree still lives: nodeAt finds the node here.
+    kindIndex(this.root(), kind).byRange.set(rangeKey(range), node)
     return fn
   }
 
   /**
-   * The node of this kind at this range, found again in the (possibly re-parsed) tree. All nodes
-   * of the kind are indexed in one pass per tree: searching the tree once per function made
-   * lowering quadratic in the number of functions of a file.
+   * The node of this kind at this range, found again in the (possibly re-parsed) tree: the node
+   * it was lowered from while that tree lives, else from an index of all nodes of the kind, made
+   * in one pass per tree (searching the tree once per function made lowering quadratic in the
+   * number of functions of a file).
    */
   private nodeAt(kind: string, range: Range): SgNode {
     const root = this.root()
-    let byKind = nodesOfTree.get(root)
-    if (!byKind) nodesOfTree.set(root, (byKind = new Map()))
-    let byRange = byKind.get(kind)
-    if (!byRange) {
-      byRange = new Map()
-      for (const node of root.findAll({ rule: { kind } })) byRange.set(rangeKey(node.range()), node)
-      byKind.set(kind, byRange)
+    const index = kindIndex(root, kind)
+    const key = rangeKey(range)
+    if (!index.byRange.has(key) && !index.complete) {
+      for (const node of root.findAll({ rule: { kind } })) index.byRange.set(rangeKey(node.range()), node)
+      index.complete = true
     }
-    const found = byRange.get(rangeKey(range))
+    const found = index.byRange.get(key)
     if (!found) throw new Error(`${this.path}: no ${kind} at ${range.start.line + 1}:${range.start.column + 1}`)
     return found
   }

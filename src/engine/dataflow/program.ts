@@ -8,7 +8,7 @@ import type { SgNode } from '@ast-grep/napi'
 import { languageFromPath } from '../core/languages.ts'
 import { SourceFile } from '../core/source-file.ts'
 import type { CodeLanguage, FileLanguage } from '../core/languages.ts'
-import type { ImportBinding, ImportDecl, Stmt } from './ir.ts'
+import type { FunctionDef, ImportBinding, ImportDecl, Stmt } from './ir.ts'
 import { Lowerer } from './lower.ts'
 import { catalogFor } from './catalog.ts'
 import type { Catalog } from './catalog.ts'
@@ -26,10 +26,11 @@ export interface FileInput {
 }
 
 export class FileUnit {
-  private holdsTree = false
+  private tree: SgNode | undefined
   private topLevel: readonly Stmt[] | undefined
   private importIndex: Map<string, { decl: ImportDecl; binding: ImportBinding }> | undefined
   private modules: Set<string> | undefined
+  private allFunctions: readonly FunctionDef[] | undefined
   readonly lowerer: Lowerer
   readonly catalog: Catalog
   /** the repository's declared dependency versions (manifests.ts), when the program has them */
@@ -51,18 +52,22 @@ export class FileUnit {
   /** Called with the unit each time it takes a tree (parsed, or the scan's): the program bounds how many stay. */
   onParse: ((unit: FileUnit) => void) | null = null
 
+  /**
+   * The file's syntax tree. The unit holds it itself until the program releases it: the scan's
+   * tree keeper, which bounds trees by count, would otherwise drop it in the middle of the
+   * analysis and have it parsed again (the program bounds its trees by text).
+   */
   get root(): SgNode {
-    const root = this.source.root
-    if (!this.holdsTree) {
-      this.holdsTree = true
+    if (!this.tree) {
+      this.tree = this.source.root
       this.onParse?.(this)
     }
-    return root
+    return this.tree
   }
 
   /** Drops the syntax tree (the lowered form stays); it is parsed again if needed. */
   release(): void {
-    this.holdsTree = false
+    this.tree = undefined
     this.source.releaseTree()
   }
 
@@ -121,9 +126,19 @@ export class FileUnit {
   }
 
   /** Nodes of every function kind in the file (found natively, without walking the tree here). */
-  functionNodes(): SgNode[] {
+  private functionNodes(): SgNode[] {
     const kinds = functionKinds(this.language, this.spec, this.root)
     return kinds.length === 0 ? [] : this.root.findAll({ rule: { any: kinds.map((kind) => ({ kind })) } })
+  }
+
+  /**
+   * Every function of the file, lowered (bodies excepted), in the order of the text. Kept: the
+   * analysis asks once per root and once per helper round, and without the list each asking
+   * parsed a released tree again only to find the functions it had already lowered.
+   */
+  functions(): readonly FunctionDef[] {
+    this.allFunctions ??= this.functionNodes().map((node) => this.lowerer.functionAt(node))
+    return this.allFunctions
   }
 
   mentionsAny(words: readonly string[]): boolean {
@@ -156,8 +171,14 @@ function functionKinds(language: CodeLanguage, spec: LanguageSpec, root: SgNode)
   return kinds
 }
 
-/** Syntax trees kept at once: trees cost far more memory than the lowered form. */
-const PARSED_TREES = 48
+/**
+ * The text whose syntax trees are kept at once, in UTF-16 code units. Trees cost far more memory
+ * than the lowered form (a Python tree takes about 27 bytes per character of text: some 100 MB
+ * at the bound), and far more time to make again than to keep: a body lowered after its file's tree was
+ * dropped parses the file again. A bound on text rather than on files keeps many small files
+ * and few large ones alike.
+ */
+const PARSED_TEXT = 4_000_000
 
 
 export class Program {
@@ -165,7 +186,11 @@ export class Program {
   private readonly units = new Map<string, FileUnit | null>()
   private readonly byBaseName = new Map<string, string[]>()
   private readonly resolved = new Map<string, string | null>()
+  /** units holding a tree, least recently parsed first */
   private readonly parsedOrder = new Set<FileUnit>()
+  /** units holding a tree whose entry points are done: the first to give it up */
+  private readonly finished = new Set<FileUnit>()
+  private parsedText = 0
   private readonly bySuffix = new Map<string, string | null>()
   /** set before the first unit is made (index.ts) */
   manifests: DependencyManifests | null = null
@@ -220,21 +245,32 @@ export class Program {
     return unit
   }
 
-  /** Keeps at most PARSED_TREES trees alive, releasing the least recently parsed ones. */
+  /**
+   * Keeps the trees of at most PARSED_TEXT of text alive, releasing those of finished units
+   * first, then the least recently parsed ones; the unit just parsed keeps its tree.
+   */
   private trackParsed(unit: FileUnit): void {
+    if (!this.finished.delete(unit) && !this.parsedOrder.has(unit)) this.parsedText += unit.text.length
     this.parsedOrder.delete(unit)
     this.parsedOrder.add(unit)
-    for (const oldest of this.parsedOrder) {
-      if (this.parsedOrder.size <= PARSED_TREES) break
-      oldest.release()
-      this.parsedOrder.delete(oldest)
+    for (const order of [this.finished, this.parsedOrder]) {
+      for (const oldest of order) {
+        if (this.parsedText <= PARSED_TEXT) return
+        if (oldest !== unit) this.dropTree(oldest)
+      }
     }
   }
 
-  /** Releases a unit's tree now (its entry points are done). */
+  /** A unit's entry points are done: its tree goes first when the bound is reached. */
   release(unit: FileUnit): void {
+    if (this.parsedOrder.delete(unit)) this.finished.add(unit)
+  }
+
+  private dropTree(unit: FileUnit): void {
     unit.release()
     this.parsedOrder.delete(unit)
+    this.finished.delete(unit)
+    this.parsedText -= unit.text.length
   }
 
   /** The file a module specifier names, from `from`'s point of view, or null (external). */
@@ -349,7 +385,9 @@ export class Program {
   private uniqueSuffix(module: string, suffixes: string[]): string | null {
     const known = this.bySuffix.get(module)
     if (known !== undefined) return known
-    const found = this.paths().filter((path) => suffixes.some((suffix) => path.endsWith(suffix) || `/${path}` === suffix))
+    // A path ending like a suffix has the suffix's file name: only the files of that name are looked at.
+    const candidates = new Set(suffixes.flatMap((suffix) => this.byBaseName.get(suffix.slice(suffix.lastIndexOf('/') + 1)) ?? []))
+    const found = [...candidates].filter((path) => suffixes.some((suffix) => path.endsWith(suffix) || `/${path}` === suffix))
     const result = found.length === 1 ? (found[0] ?? null) : null
     this.bySuffix.set(module, result)
     return result

@@ -18,17 +18,31 @@ export function joinStates(states: ReadonlyArray<State | null>): State | null {
   const live = states.filter((state): state is State => state !== null)
   if (live.length <= 1) return live[0] ?? null
   const vars = new Map<string, Val>()
-  const keys = new Set(live.flatMap((state) => [...state.vars.keys()]))
-  for (const key of keys) {
-    let joined: Val | undefined
-    let everywhere = true
-    for (const state of live) {
-      const value = state.vars.get(key)
-      if (value === undefined) everywhere = false
-      else joined = joined === undefined ? value : join(joined, value)
+  // Keys in the order the states first bind them, each joined once (without a set of all keys:
+  // module states hold hundreds of names, and a join runs after every branch).
+  live.forEach((state, index) => {
+    for (const key of state.vars.keys()) {
+      if (index > 0 && boundBefore(live, index, key)) continue
+      const joined = joinedValue(live, key)
+      if (joined) vars.set(key, joined)
     }
-    // Bound on some paths only: its constant is not certain any more.
-    if (joined) vars.set(key, everywhere ? joined : { ...joined, constant: undefined })
-  }
+  })
   return new State(vars)
+}
+
+function boundBefore(live: readonly State[], index: number, key: string): boolean {
+  for (let earlier = 0; earlier < index; earlier++) if (live[earlier]?.vars.has(key)) return true
+  return false
+}
+
+/** A variable's value joined over the states; bound on some paths only, its constant is not certain any more. */
+function joinedValue(live: readonly State[], key: string): Val | undefined {
+  let joined: Val | undefined
+  let everywhere = true
+  for (const state of live) {
+    const value = state.vars.get(key)
+    if (value === undefined) everywhere = false
+    else joined = joined === undefined ? value : join(joined, value)
+  }
+  return joined && !everywhere ? { ...joined, constant: undefined } : joined
 }
