@@ -28,7 +28,9 @@ function listFiles(folder, into) {
     return
   }
   for (const entry of entries) {
-    const path = join(folder, entry.name)
+    // as join(folder, entry.name), without normalizing a path that is already normal: a
+    // process pays this walk before it starts (bin/parapet.js)
+    const path = `${folder}/${entry.name}`
     if (entry.isDirectory()) listFiles(path, into)
     else if (entry.isFile()) into.push(path)
   }
