@@ -41,13 +41,14 @@ const EXTERNAL_PACKAGES = ['@ast-grep/*']
 /** The compiled file of a source, relative to dist/ (tsc's rootDir is the project). */
 const compiledPath = (source) => source.replace(/\.([cm]?)tsx?$/, '.$1js')
 
-export async function bundleEntryPoints(projectRoot, distDir) {
+/** Writes dist/bundle; `entryPoints` (bundle file name without .js -> source) are the scan's unless given. */
+export async function bundleEntryPoints(projectRoot, distDir, entryPoints = ENTRY_POINTS) {
   const outDir = join(distDir, BUNDLE_FOLDER)
   rmSync(outDir, { recursive: true, force: true })
-  const manifest = Object.fromEntries(Object.entries(ENTRY_POINTS).map(([name, source]) => [compiledPath(source), `${name}.js`]))
+  const manifest = Object.fromEntries(Object.entries(entryPoints).map(([name, source]) => [compiledPath(source), `${name}.js`]))
   const result = await build({
     absWorkingDir: projectRoot,
-    entryPoints: ENTRY_POINTS,
+    entryPoints,
     outdir: outDir,
     // every file in one folder: the rewritten URLs below are relative to it
     entryNames: '[name]',
