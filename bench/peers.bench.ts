@@ -275,7 +275,7 @@ async function main(): Promise<void> {
     '',
     `From spawning \`node bin/parapet.js scan\` to its \`[info] analyzing N files\` log line (files collected, rules loaded, worker processes started but not awaited: files wait in the pool for them; the issue's target is under 300 ms): empty folder ${emptyRun.firstFileMs?.toFixed(0) ?? 'n/a'} ms (whole run ${emptyRun.wallMs.toFixed(0)} ms)${rows.map(({ target, parapet }) => `; ${target.name} ${parapet.firstFileMs?.toFixed(0) ?? 'n/a'} ms`).join('')}.`,
     '',
-    `Of the empty folder's ${emptyRun.firstFileMs?.toFixed(0) ?? 'n/a'} ms, ${emptyRun.firstLogMs?.toFixed(0) ?? 'n/a'} ms pass before the CLI's first log line (\`collecting files\`): starting Node and loading the CLI's compiled modules from dist/ (\`npm run build\`); the rest is collecting files, reading the built-in rules from the build's cache and starting the worker processes. The log lines arrive through a pipe and are timed on arrival, so each figure is an upper bound by the pipe's delay.`,
+    `Of the empty folder's ${emptyRun.firstFileMs?.toFixed(0) ?? 'n/a'} ms, ${emptyRun.firstLogMs?.toFixed(0) ?? 'n/a'} ms pass before the CLI's first log line (\`collecting files\`): starting Node, checking that dist/ was built from the current sources and loading the scan command's bundle (dist/bundle, \`npm run build\`); the rest is collecting files, reading the built-in rules from the build's cache and starting the worker processes. The log lines arrive through a pipe and are timed on arrival, so each figure is an upper bound by the pipe's delay.`,
   ]
   if (skippedNotes.length) body.push('', '### Skipped', '', ...skippedNotes.map((note) => `- ${note}`))
 

@@ -18,7 +18,7 @@ export const STAMP_FILE = join(DIST_DIR, 'build-stamp.json')
 /** What the build reads: the compiled trees, the resources copied next to them, the dashboard, and how it compiles. */
 const INPUT_FOLDERS = ['src', 'worker', 'migrations', 'schema', 'web']
 // the lockfile: the dashboard's bundle holds its dependencies' code
-const INPUT_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/build-web.mjs', 'scripts/build-signature.mjs']
+const INPUT_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/build-bundle.mjs', 'scripts/build-web.mjs', 'scripts/build-signature.mjs']
 
 function listFiles(folder, into) {
   let entries
@@ -28,7 +28,9 @@ function listFiles(folder, into) {
     return
   }
   for (const entry of entries) {
-    const path = join(folder, entry.name)
+    // as join(folder, entry.name), without normalizing a path that is already normal: a
+    // process pays this walk before it starts (bin/parapet.js)
+    const path = `${folder}/${entry.name}`
     if (entry.isDirectory()) listFiles(path, into)
     else if (entry.isFile()) into.push(path)
   }

@@ -3,8 +3,9 @@
  * sources to dist/ (tsc -p tsconfig.build.json, incremental; `.ts` import specifiers become
  * `.js`), copies the files read at run time next to the code that reads them (built-in rules,
  * the GraphQL schema), writes the built-in rules' cache (src/engine/rules/loader.ts), bundles
- * the dashboard into dist/web (build-web.mjs), and last the stamp that says which sources dist/ holds (build-signature.mjs). Nothing to do when the
- * stamp matches the sources; `--force` builds anyway.
+ * what a scan starts into dist/bundle (build-bundle.mjs) and the dashboard into dist/web
+ * (build-web.mjs), and last the stamp that says which sources dist/ holds (build-signature.mjs).
+ * Nothing to do when the stamp matches the sources; `--force` builds anyway.
  *
  *   node scripts/build.mjs [--force] [--quiet]
  */
@@ -14,6 +15,7 @@ import { createRequire } from 'node:module'
 import { extname, join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { DIST_DIR, PROJECT_ROOT, STAMP_FILE, builtSignature, inputSignature } from './build-signature.mjs'
+import { BUNDLE_FOLDER, bundleEntryPoints } from './build-bundle.mjs'
 import { buildDashboard } from './build-web.mjs'
 
 const args = new Set(process.argv.slice(2))
@@ -76,12 +78,16 @@ if (!args.has('--force') && builtSignature() === signature) {
 }
 const started = performance.now()
 rmSync(STAMP_FILE, { force: true })
+// a build that fails leaves no bundle of older sources beside the new compiled files
+rmSync(join(DIST_DIR, BUNDLE_FOLDER), { recursive: true, force: true })
 compile()
 copyResources()
 for (const folder of [...COMPILED, ...RESOURCES.map((resource) => resource.from)]) {
   if (existsSync(join(DIST_DIR, folder))) removeOrphans(join(DIST_DIR, folder))
 }
 await writeRulesCache()
+const bundle = await bundleEntryPoints(PROJECT_ROOT, DIST_DIR)
+say(`scan entry points bundled: ${bundle.modules} modules in ${bundle.files} files (${(bundle.bytes / 1024).toFixed(0)} KiB)`)
 const dashboard = await buildDashboard(PROJECT_ROOT, join(DIST_DIR, 'web'))
 say(`dashboard bundled: ${dashboard.files.join(', ')} (${(dashboard.bytes / 1024).toFixed(0)} KiB)`)
 writeFileSync(STAMP_FILE, `${JSON.stringify({ signature, builtAt: new Date().toISOString() })}\n`)

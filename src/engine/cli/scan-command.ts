@@ -337,7 +337,6 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const extraRules = await loadRules(options.rulesPaths)
     // read before the scan: a bad baseline fails at once, not after minutes of analysis
     const baseline = options.baselineFile ? await loadBaseline(options.baselineFile) : null
-    const builtin = options.builtinRules ? loadBuiltinRulesLeniently().rules : []
     const scanned = await scanDirectory(options.dir, {
       extraRules,
       builtinRules: options.builtinRules,
@@ -356,6 +355,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     progress = null
     const compared = baseline ? compareWithBaseline(scanned, baseline) : null
     const report = compared?.report ?? scanned
+    // The report's rule list, read once the scan is over: the scan read the built-in rules itself
+    // (the loader keeps them), and its worker processes started the sooner.
+    const builtin = options.builtinRules ? loadBuiltinRulesLeniently().rules : []
     const rules = [...builtin, ...extraRules]
     if (options.output) await writeOutput(options.output, renderReport(report, options.format, rules, compared?.counts))
     else io.stdout(renderReport(report, options.format, rules, compared?.counts, { color: shouldColor(stdoutIsTerminal, env) }))

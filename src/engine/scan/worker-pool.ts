@@ -28,6 +28,7 @@
  */
 import { fork } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { FileAnalysisResult } from './file-analysis.ts'
@@ -554,10 +555,33 @@ const RUNS_COMPILED = import.meta.url.endsWith('.js')
 
 /**
  * The module a process of this tree runs for a TypeScript source's URL: the source itself
- * (workers load tsx), or from a build its compiled file, which sits at the same place under dist/.
+ * (workers load tsx), or from a build its bundle (the worker and the scan's tasks, see
+ * scripts/build-bundle.mjs: a worker starts sooner from a few files) or else its compiled file,
+ * which sits at the same place under dist/.
  */
 export function runnableModule(sourceUrl: string): string {
-  return RUNS_COMPILED ? sourceUrl.replace(/\.ts$/, '.js') : sourceUrl
+  if (!RUNS_COMPILED) return sourceUrl
+  const compiled = sourceUrl.replace(/\.ts$/, '.js')
+  return bundledModules().get(compiled) ?? compiled
+}
+
+/** The build's bundle manifest (dist/bundle/entries.json, next to dist/src): each path under dist/ bundled, and its bundle file. */
+const BUNDLE_MANIFEST = new URL('../../../bundle/entries.json', import.meta.url)
+let bundled: Map<string, string> | null = null
+
+/** Compiled module URL -> bundle file URL; empty when dist/ was compiled without a bundle. */
+function bundledModules(): Map<string, string> {
+  if (bundled) return bundled
+  bundled = new Map()
+  let manifest: Record<string, string>
+  try {
+    manifest = JSON.parse(readFileSync(BUNDLE_MANIFEST, 'utf8')) as Record<string, string>
+  } catch {
+    return bundled
+  }
+  const distRoot = new URL('..', BUNDLE_MANIFEST)
+  for (const [compiled, file] of Object.entries(manifest)) bundled.set(new URL(compiled, distRoot).href, new URL(file, BUNDLE_MANIFEST).href)
+  return bundled
 }
 
 /** Starts a worker process; from TypeScript sources it loads tsx first. */
