@@ -548,11 +548,23 @@ function determinize(key: string, positions: Positions, root: Linear): RegexFilt
   return new RegexFilter(key, classOf, table)
 }
 
+/** Filters already built, by regex: rules share regexes, and a filter is immutable. */
+const builtFilters = new Map<string, RegexFilter | null>()
+
 /**
  * A filter that passes every text containing a node the Rust regex matches, or null when the
  * regex cannot be translated or the filter would pass everything.
  */
 export function regexFilter(rustRegex: string): RegexFilter | null {
+  let filter = builtFilters.get(rustRegex)
+  if (filter === undefined) {
+    filter = buildRegexFilter(rustRegex)
+    builtFilters.set(rustRegex, filter)
+  }
+  return filter
+}
+
+function buildRegexFilter(rustRegex: string): RegexFilter | null {
   let body = rustRegex
   let caseInsensitive = false
   let dotAll = false
