@@ -548,8 +548,12 @@ function determinize(key: string, positions: Positions, root: Linear): RegexFilt
   return new RegexFilter(key, classOf, table)
 }
 
-/** Filters already built, by regex: rules share regexes, and a filter is immutable. */
+/**
+ * Filters already built, by regex: rules share regexes, and a filter is immutable. A long-lived
+ * worker sees every scan's extra rules, so the memory is bounded by forgetting all at a size.
+ */
 const builtFilters = new Map<string, RegexFilter | null>()
+const MAX_BUILT_FILTERS = 4096
 
 /**
  * A filter that passes every text containing a node the Rust regex matches, or null when the
@@ -559,6 +563,7 @@ export function regexFilter(rustRegex: string): RegexFilter | null {
   let filter = builtFilters.get(rustRegex)
   if (filter === undefined) {
     filter = buildRegexFilter(rustRegex)
+    if (builtFilters.size >= MAX_BUILT_FILTERS) builtFilters.clear()
     builtFilters.set(rustRegex, filter)
   }
   return filter
