@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { Lang, parse } from '@ast-grep/napi'
-import { CASE_INSENSITIVE, TextProbe, ofRegex, ruleKindPrecondition, rulePrecondition, ruleRegexFilters } from '../../src/engine/sast/preconditions.ts'
+import { CASE_INSENSITIVE, TextProbe, ofRegex, ruleKindPrecondition, rulePrecondition, ruleRegexFilters, ruleTextRequirements } from '../../src/engine/sast/preconditions.ts'
 import { regexFilter } from '../../src/engine/text/regex-filter.ts'
 import { napiLanguage } from '../../src/engine/core/languages.ts'
 import type { CodeLanguage } from '../../src/engine/core/languages.ts'
@@ -87,6 +87,12 @@ describe('regexFilter', () => {
     expect(regexFilter('^(a)?$')).toBeNull()
   })
 
+  it('builds the filter of a regex once: rules sharing a regex share its filter', () => {
+    const first = regexFilter('(?i)cookie|session')
+    expect(first).not.toBeNull()
+    expect(regexFilter('(?i)cookie|session')).toBe(first)
+  })
+
   it('reads a file once whatever the regex: no backtracking', () => {
     expect(passes('(a|a)*c', `${'a'.repeat(200_000)}b`)).toBe(false)
     expect(passes('(\\w+\\s?)+x', `${'ab '.repeat(100_000)}!`)).toBe(false)
@@ -154,6 +160,14 @@ describe('soundness against ast-grep', () => {
       }
     })
   }
+
+  it('gives a rule\'s words and regex filters together, as rulePrecondition and ruleRegexFilters do', () => {
+    const parts = { rule: { pattern: '$M.$METHOD($SQL)', has: { regex: '(?i)select.+from' } }, constraints: { METHOD: { regex: '^(execute|query)$' } } }
+    const requirements = ruleTextRequirements(parts)
+    expect(requirements.clauses).toEqual(rulePrecondition(parts))
+    expect(requirements.filters.map((filter) => filter.key)).toEqual(ruleRegexFilters(parts).map((filter) => filter.key))
+    expect(requirements.filters.length).toBeGreaterThan(0)
+  })
 
   it('rejects texts lacking the words', () => {
     expect(new TextProbe('print(x)').satisfies(rulePrecondition({ rule: { pattern: 'os.system($X)' } }))).toBe(false)

@@ -19,7 +19,7 @@ import type { Analyzer } from '../core/analyzer.ts'
 import { modelName } from '../core/analyzer.ts'
 import { CODE_LANGUAGES, isCodeLanguage, isLanguageAvailable, napiLanguage, ruleLanguagesFor } from '../core/languages.ts'
 import type { CodeLanguage, FileLanguage } from '../core/languages.ts'
-import { TextProbe, ruleAlternativePreconditions, ruleKindPrecondition, rulePrecondition, ruleRegexFilters } from './preconditions.ts'
+import { TextProbe, ruleAlternativePreconditions, ruleKindPrecondition, ruleTextRequirements } from './preconditions.ts'
 import type { RegexFilter } from '../text/regex-filter.ts'
 import { WordScanner } from '../text/word-scanner.ts'
 import type { Precondition, RuleParts } from './preconditions.ts'
@@ -154,13 +154,14 @@ function compile(doc: RuleDocument): CompiledRule {
     ...(doc.constraints ? { constraints: doc.constraints } : {}),
     ...(isCodeLanguage(doc.language) ? { language: doc.language } : {}),
   }
+  const { clauses, filters } = ruleTextRequirements(parts)
   return {
     doc,
     severity: doc.severity as Severity,
     config: matchConfig(doc),
     formula: null,
-    precondition: rulePrecondition(parts),
-    filters: ruleRegexFilters(parts),
+    precondition: clauses,
+    filters,
     alternatives: ruleAlternativePreconditions(parts),
     narrowedConfigs: new Map(),
   }

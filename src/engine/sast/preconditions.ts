@@ -79,7 +79,17 @@ export function ruleAlternativePreconditions(parts: RuleParts): Precondition[] |
   return alternatives.map((alternative) => simplify(ofRule(alternative, context)))
 }
 
-function analyzeRule(parts: RuleParts): { clauses: Precondition; filters: RegexFilter[] } {
+/** What a rule needs of a file's text: its words (as rulePrecondition) and regex filters (as ruleRegexFilters), from one reading of the rule. */
+export interface TextRequirements {
+  clauses: Precondition
+  filters: RegexFilter[]
+}
+
+export function ruleTextRequirements(parts: RuleParts): TextRequirements {
+  return analyzeRule(parts)
+}
+
+function analyzeRule(parts: RuleParts): TextRequirements {
   const filters: RegexFilter[] = []
   const context: Context = { language: parts.language ?? null, utils: parts.utils ?? {}, resolving: new Set(), filters }
   const clauses = ofRule(parts.rule, context)

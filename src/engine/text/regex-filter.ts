@@ -549,10 +549,27 @@ function determinize(key: string, positions: Positions, root: Linear): RegexFilt
 }
 
 /**
+ * Filters already built, by regex: rules share regexes, and a filter is immutable. A long-lived
+ * worker sees every scan's extra rules, so the memory is bounded by forgetting all at a size.
+ */
+const builtFilters = new Map<string, RegexFilter | null>()
+const MAX_BUILT_FILTERS = 4096
+
+/**
  * A filter that passes every text containing a node the Rust regex matches, or null when the
  * regex cannot be translated or the filter would pass everything.
  */
 export function regexFilter(rustRegex: string): RegexFilter | null {
+  let filter = builtFilters.get(rustRegex)
+  if (filter === undefined) {
+    filter = buildRegexFilter(rustRegex)
+    if (builtFilters.size >= MAX_BUILT_FILTERS) builtFilters.clear()
+    builtFilters.set(rustRegex, filter)
+  }
+  return filter
+}
+
+function buildRegexFilter(rustRegex: string): RegexFilter | null {
   let body = rustRegex
   let caseInsensitive = false
   let dotAll = false
