@@ -1611,8 +1611,8 @@ export class FunctionRun {
     const ops = this.syntax.operators
     if (test.t === 'unary' && ops.not.includes(test.op)) return this.refine(state, test.operand, !polarity)
     if (test.t === 'binary') {
-      if (ops.and.includes(test.op)) return polarity ? this.refine(this.refine(state, test.left, true), test.right, true) : this.refineNotBoth(state, test.left, test.right)
-      if (ops.or.includes(test.op)) return polarity ? this.refineEither(state, test.left, test.right) : this.refine(this.refine(state, test.left, false), test.right, false)
+      if (ops.and.includes(test.op)) return polarity ? this.refine(this.refine(state, test.left, true), test.right, true) : this.refineEitherWay(state, test.left, test.right, false)
+      if (ops.or.includes(test.op)) return polarity ? this.refineEitherWay(state, test.left, test.right, true) : this.refine(this.refine(state, test.left, false), test.right, false)
       let op = test.op
       let holds = polarity
       if (ops.negatedMembership?.includes(op)) {
@@ -1866,21 +1866,15 @@ export class FunctionRun {
 
   // --- reject-and-return checks and parsed views ------------------------------------------
 
-  /** `a || b` holds: `a` does, or `a` fails and `b` holds (`key === 'id' || isSafeKey(key)`). */
-  private refineEither(state: State, left: Expr, right: Expr): State {
-    const leftTrue = this.refine(state.clone(), left, true)
-    const rightTrue = this.refine(this.refine(state.clone(), left, false), right, true)
-    const joined = joinStates([leftTrue, rightTrue]) ?? state
-    state.vars = joined.vars
-    return state
-  }
-
-  /** `a and b` is false: one of them is; what holds on both ways is kept. */
-  private refineNotBoth(state: State, left: Expr, right: Expr): State {
-    const leftFalse = this.refine(state.clone(), left, false)
-    const rightFalse = this.refine(this.refine(state.clone(), left, true), right, false)
-    const joined = joinStates([leftFalse, rightFalse]) ?? state
-    state.vars = joined.vars
+  /**
+   * One of two operands decides the test: `a || b` holds where `a` does, or `a` fails and `b`
+   * holds (`key === 'id' || isSafeKey(key)`, `outcome` true); `a && b` fails where `a` does, or
+   * `a` holds and `b` fails (`outcome` false). What holds on both ways is kept.
+   */
+  private refineEitherWay(state: State, left: Expr, right: Expr, outcome: boolean): State {
+    const byLeft = this.refine(state.clone(), left, outcome)
+    const byRight = this.refine(this.refine(state.clone(), left, !outcome), right, outcome)
+    state.vars = (joinStates([byLeft, byRight]) ?? state).vars
     return state
   }
 
