@@ -250,7 +250,7 @@ async function main(): Promise<void> {
     '',
     `CPU time of the measuring process and the worker processes it waited for (startup included): ${measurements.map((m) => `${m.name} ${formatNumber(m.scanCpuMs)} ms for the full scan against ${formatNumber(m.parseCpuMs)} ms for parse-only on one thread (${(m.scanCpuMs / m.parseCpuMs).toFixed(2)}x)`).join('; ')}; total ${(total.scanCpuMs / total.parseCpuMs).toFixed(2)}x. Two busy processes each run slower here than one alone, so the same scan in one process takes less CPU time than this.`,
     '',
-    `Peak memory of a full scan (RSS high-water mark of the largest process: the scanning process or one of its workers): ${formatNumber(peakMiB)} MiB (parse-only runs: ${formatNumber(total.parsePeakMiB)} MiB). Each phase runs in its own process.`,
+    `Peak memory of a full scan (RSS high-water mark of the largest process: the scanning process or one of its workers): ${formatNumber(peakMiB)} MiB (parse-only runs: ${formatNumber(total.parsePeakMiB)} MiB). Each phase runs in its own process. The high-water mark follows when V8 collects garbage more than the code: five data-flow runs over this node_modules with builds that report the same findings peaked at 3.4 to 4.9 GiB.`,
     '',
     '| Target | Result | |',
     '| --- | --- | --- |',

@@ -3,7 +3,7 @@
  *
  * Generates the engine benchmark's deterministic mixed-language corpus (1,000,000 lines by
  * default), reads it into memory once, and times on the same files in the same run: a full
- * scan (`scanSources`, analyzers sast and secrets, 2 worker threads) and the summary
+ * scan (`scanSources`, analyzers sast and secrets, 2 worker processes; its CPU time from a second run in this process) and the summary
  * (`summarizeRepository`, median of three runs). The target is a summary under 10% of the
  * scan's time. Writes the numbers to docs/benchmarks.md under `## Summary`.
  *
@@ -85,10 +85,13 @@ async function main(): Promise<void> {
     // A small summary first, so grammar loading and JIT warm-up are not charged to either side.
     await summarizeRepository(sources.slice(0, 50))
 
-    const scanCpu = process.cpuUsage()
     const scanStarted = performance.now()
     const report = await scanSources(sources, { analyzers: ['sast', 'secrets'], workers: SCAN_THREADS })
     const scanMs = performance.now() - scanStarted
+    // The workers are processes, whose CPU time this one cannot read while they live: the same
+    // scan again in this process gives the scan's CPU time.
+    const scanCpu = process.cpuUsage()
+    await scanSources(sources, { analyzers: ['sast', 'secrets'], workers: 0 })
     const scanCpuMs = cpuSince(scanCpu)
     console.log(`scan: ${formatNumber(scanMs)} ms (${formatNumber(scanCpuMs)} ms CPU), ${formatNumber(report.stats.linesScanned)} lines, ${formatNumber(report.findings.length)} findings`)
 
@@ -109,16 +112,16 @@ async function main(): Promise<void> {
     const body = [
       `Measured with \`node --import tsx bench/summary.bench.ts\` on ${new Date().toISOString().slice(0, 10)}: Node ${process.version}, ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${availableParallelism()} cores available.`,
       '',
-      `Corpus: the engine benchmark's generated corpus (16 languages), ${formatNumber(corpus.files)} files, ${formatNumber(corpus.lines)} lines, read into memory once. Scan = \`scanSources\` with the sast and secrets analyzers on ${SCAN_THREADS} worker threads. Summary = \`summarizeRepository\` on the same files, no data-flow traces, median of ${runs} runs after a warm-up on 50 files.`,
+      `Corpus: the engine benchmark's generated corpus (16 languages), ${formatNumber(corpus.files)} files, ${formatNumber(corpus.lines)} lines, read into memory once. Scan = \`scanSources\` with the sast and secrets analyzers on ${SCAN_THREADS} worker processes (wall time); its CPU time is that of the same scan run again in the measuring process, which cannot read its workers'. Summary = \`summarizeRepository\` on the same files, no data-flow traces, median of ${runs} runs after a warm-up on 50 files.`,
       '',
       '| | Scan | Summary (median) | Summary runs | Summary / scan | Target | |',
       '| --- | ---: | ---: | --- | ---: | ---: | --- |',
       `| Wall time (ms) | ${formatNumber(scanMs)} | ${formatNumber(summaryMs)} | ${times.map(formatNumber).join(', ')} | ${(ratio * 100).toFixed(1)}% | under ${TARGET_RATIO * 100}% | ${ratio < TARGET_RATIO ? 'met' : 'NOT met'} |`,
-      `| CPU time, all threads (ms) | ${formatNumber(scanCpuMs)} | ${formatNumber(summaryCpuMs)} | ${summaryRuns.map((run) => formatNumber(run.cpuMs)).join(', ')} | ${(cpuRatio * 100).toFixed(1)}% | | |`,
+      `| CPU time (ms) | ${formatNumber(scanCpuMs)} | ${formatNumber(summaryCpuMs)} | ${summaryRuns.map((run) => formatNumber(run.cpuMs)).join(', ')} | ${(cpuRatio * 100).toFixed(1)}% | | |`,
       '',
       `Summary output: ${formatNumber(last.bytes)} bytes of JSON for ${formatNumber(last.files)} code files. JavaScript, TypeScript, Python and Java are analyzed whole up to ${formatNumber(FULL_ANALYSIS_LINES)} lines per repository, the files most likely to matter first (entry points, auth code, layer folders, files calling out); ${formatNumber(last.importsOnly)} files beyond that budget, and files of languages without framework support, are parsed only as far as their imports reach. Every file is parsed at most once, on ast-grep's thread pool while the calling thread reads the previous trees.`,
       '',
-      'The machine is shared and has 2 vCPUs: wall times move by 10 to 20% between runs (more when other work runs), the scan with its two busy worker threads more than the summary; CPU times are the steadier comparison.',
+      'The machine is shared and has 2 vCPUs: wall times move by 10 to 20% between runs (more when other work runs), the scan with its two busy worker processes more than the summary; CPU times are the steadier comparison.',
     ].join('\n')
     if (!values['no-write']) writeMarkdownSection(join(projectRoot, 'docs/benchmarks.md'), 'Summary', body)
     console.log(body)
