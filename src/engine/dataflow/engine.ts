@@ -459,9 +459,10 @@ export class Engine {
     if (!(reached.spec.sources ?? DEFAULT_SINK_SCOPES).includes(fact.origin.scope)) return
     const hit = reached.regexRun ? judgedRegexRun(reached, reached.regexRun) : reached
     if (!hit) return
-    const bit = boundedWithin(fact, hit.spec.safeWithinLength) ?? sinkKindBit(hit.spec.kind)
-    const sanitizer = (fact.cleaned & bit) !== 0 ? sanitizerFor(fact, bit) : safe
-    const sanitized = (fact.cleaned & bit) !== 0 || safe !== null
+    // What makes the fact safe here: cleaning for the sink's kind, or a length the sink tolerates.
+    const clearing = boundedWithin(fact, hit.spec.safeWithinLength) ?? sinkKindBit(hit.spec.kind)
+    const sanitizer = (fact.cleaned & clearing) !== 0 ? sanitizerFor(fact, clearing) : safe
+    const sanitized = (fact.cleaned & clearing) !== 0 || safe !== null
     const key = `${fact.origin.site.key}|${fact.origin.kind}|${hit.site.key}|${hit.spec.kind}|${sanitized ? 1 : 0}`
     if (this.traces.has(key)) return
     if (this.traces.size >= ENGINE_LIMITS.traces) {

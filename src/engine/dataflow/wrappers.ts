@@ -6,8 +6,16 @@
  * are the file's helpers; a function nested in it calls them by name, as it would call a
  * top-level function, though a summary of it has no enclosing run to find them in.
  */
-import type { FunctionDef, Stmt } from './ir.ts'
+import type { Expr, FunctionDef, Stmt } from './ir.ts'
 import type { FileUnit } from './program.ts'
+
+/** Top-level calls of a function expression written in place: `(function (...) { ... })(...)`. */
+function* immediateCalls(top: readonly Stmt[]): Generator<Extract<Expr, { t: 'call' }> & { readonly callee: Extract<Expr, { t: 'function' }> }> {
+  for (const stmt of top) {
+    const call = stmt.t === 'expr' ? stmt.expr : null
+    if (call?.t === 'call' && call.callee.t === 'function') yield call as Extract<Expr, { t: 'call' }> & { readonly callee: Extract<Expr, { t: 'function' }> }
+  }
+}
 
 /**
  * The factory of a UMD wrapper, `(function (root, factory) { ... module.exports = factory() ...
@@ -16,9 +24,7 @@ import type { FileUnit } from './program.ts'
  * assignment happens inside a call and does not reach the module's top level.
  */
 export function umdFactory(top: readonly Stmt[]): FunctionDef | null {
-  for (const stmt of top) {
-    const call = stmt.t === 'expr' ? stmt.expr : null
-    if (call?.t !== 'call' || call.callee.t !== 'function') continue
+  for (const call of immediateCalls(top)) {
     const last = call.args.at(-1)?.value
     if (last?.t === 'function') return last.fn
   }
@@ -31,10 +37,7 @@ export function umdFactory(top: readonly Stmt[]): FunctionDef | null {
  * happen inside the call, so the module's top level never sees them.
  */
 export function immediateWrapper(top: readonly Stmt[]): FunctionDef | null {
-  for (const stmt of top) {
-    const call = stmt.t === 'expr' ? stmt.expr : null
-    if (call?.t === 'call' && call.callee.t === 'function') return call.callee.fn
-  }
+  for (const call of immediateCalls(top)) return call.callee.fn
   return null
 }
 
