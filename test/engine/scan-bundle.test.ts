@@ -4,7 +4,7 @@
  * does, and `parapet scan` runs the bundle only from a build of the current sources.
  */
 import { spawnSync } from 'node:child_process'
-import { cpSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -55,6 +55,19 @@ describe('the scan bundle', () => {
     expect(task.state).toBe(start.state)
     expect(start.state.loads).toBe(1)
     expect((await start.load('other')).from).toBe('the compiled file')
+  })
+
+  it('starts a scan without the rule schema library: built-in rules come from the cache, and zod loads on the first rule checked', async () => {
+    const dist = join(tempTree({ 'dist/.keep': '' }), 'dist')
+    const { bundleEntryPoints } = await buildScript('build-bundle.mjs')
+    await bundleEntryPoints(projectRoot, dist, { 'scan-command': 'src/engine/cli/scan-command.ts', 'analysis-worker': 'src/engine/scan/analysis-worker.ts' })
+    const bundled = readdirSync(join(dist, 'bundle'))
+      .filter((name) => name.endsWith('.js'))
+      .map((name) => readFileSync(join(dist, 'bundle', name), 'utf8'))
+      .join('\n')
+    // the rule schema itself is in the bundle: only the library is left out
+    expect(bundled).toContain('must be dot-separated words')
+    expect(bundled).not.toContain('$ZodError')
   })
 })
 

@@ -15,7 +15,7 @@ import type { NapiConfig } from '@ast-grep/napi'
 import type { RuleDocument } from '../core/types.ts'
 import { fileLanguagesForRule, isCodeLanguage, isLanguageAvailable, napiLanguage } from '../core/languages.ts'
 import type { CodeLanguage } from '../core/languages.ts'
-import { DEFAULT_USER_RULE_SEVERITY, normalizeSeverity, ruleDocumentSchema, titleFromMessage, userRuleDefaults, userRuleDocumentSchema, type ParsedRuleDocument } from './schema.ts'
+import { DEFAULT_USER_RULE_SEVERITY, normalizeSeverity, ruleSchemas, titleFromMessage, userRuleDefaults, type ParsedRuleDocument } from './schema.ts'
 import { DEFAULT_RULE_LIMITS, MAX_YAML_ALIAS_COUNT, ruleValueProblem, tokenizeRuleText } from './limits.ts'
 import type { RuleLimits } from './limits.ts'
 import { compileSemgrepDocument, isSemgrepDocument } from '../semgrep/parse.ts'
@@ -177,7 +177,8 @@ export function parseRulesTextLeniently(
       continue
     }
 
-    const parsed = (options.builtin ? ruleDocumentSchema : userRuleDocumentSchema).safeParse(data)
+    const schemas = ruleSchemas()
+    const parsed = (options.builtin ? schemas.builtin : schemas.user).safeParse(data)
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const path = issue.path.filter((key): key is string | number => typeof key !== 'symbol')

@@ -2,7 +2,8 @@
  * The shape of one rule document (built-in rule files and user rulesets), as a zod schema,
  * plus the metadata vocabularies it checks against (severities, OWASP Top 10 2021 names).
  */
-import { z } from 'zod'
+import { createRequire } from 'node:module'
+import type * as Zod from 'zod'
 import { CATEGORIES, SEVERITIES } from '../core/types.ts'
 import type { Severity } from '../core/types.ts'
 import { CODE_LANGUAGES } from '../core/languages.ts'
@@ -70,78 +71,98 @@ function canonicalLanguage(value: unknown): unknown {
   return LANGUAGE_ALIASES[lower] ?? lower
 }
 
-const nonEmptyText = (field: string) =>
-  z.string({ error: `${field} must be a string` }).trim().min(1, { error: `${field} must not be empty` })
-
-const astGrepObject = (field: string) =>
-  z.record(z.string(), z.unknown(), { error: `${field} must be a mapping` })
-
-export const ruleDocumentSchema = z.strictObject(
-  {
-    id: z
-      .string({ error: 'id must be a string' })
-      .regex(RULE_ID, { error: 'id must be dot-separated words of letters, digits, "-" or "_"' }),
-    language: z.preprocess(
-      canonicalLanguage,
-      z.enum(CODE_LANGUAGES, { error: (issue) => `unknown language ${JSON.stringify(issue.input)} (known: ${CODE_LANGUAGES.join(', ')})` }),
-    ),
-    rule: astGrepObject('rule'),
-    constraints: astGrepObject('constraints').optional(),
-    utils: astGrepObject('utils').optional(),
-    severity: z.string({ error: 'severity must be a string' }).refine((value) => severityWords.includes(value.toLowerCase()), {
-      error: (issue) => `unknown severity ${JSON.stringify(issue.input)} (known: ${SEVERITIES.join(', ')})`,
-    }),
-    message: nonEmptyText('message'),
-    note: z.string({ error: 'note must be a string' }).optional(),
-    fix: z.string({ error: 'fix must be a string' }).optional(),
-    title: nonEmptyText('title'),
-    category: z.enum(CATEGORIES, { error: (issue) => `unknown category ${JSON.stringify(issue.input)}` }),
-    cwe: z
-      .array(z.string().regex(CWE, { error: (issue) => `cwe entries look like "CWE-89", got ${JSON.stringify(issue.input)}` }), {
-        error: 'cwe must be a list like [CWE-89]',
-      })
-      .min(1, { error: 'cwe must list at least one CWE' }),
-    owasp: z.string({ error: 'owasp must be a string' }).superRefine((value, ctx) => {
-      const problem = owaspProblem(value)
-      if (problem) ctx.addIssue({ code: 'custom', message: problem })
-    }),
-    cvss: z
-      .number({ error: 'cvss must be a number' })
-      .min(0, { error: 'cvss must be between 0 and 10' })
-      .max(10, { error: 'cvss must be between 0 and 10' }),
-    confidence: z
-      .number({ error: 'confidence must be a number' })
-      .min(0, { error: 'confidence must be between 0 and 1' })
-      .max(1, { error: 'confidence must be between 0 and 1' }),
-    remediation: nonEmptyText('remediation'),
-    tags: z.array(z.string({ error: 'tags must be strings' }), { error: 'tags must be a list of strings' }).optional(),
-  },
-  { error: (issue) => (issue.code === 'unrecognized_keys' ? undefined : 'a rule document must be a mapping') },
-)
-
 /**
- * A user rule (rulesets, the CLI's --rules) may be written in ast-grep's own format: only `id`,
- * `language`, `rule` and `message` are required. The security metadata is optional, and still
- * checked when given; loader.ts fills what is left out (userRuleDefaults).
+ * zod is loaded when a rule document is first checked, not with this module: a scan reading the
+ * built-in rules from the build's cache checks none, and loading zod was a third of what starting
+ * the scan command, and each analysis worker, cost (about 30 ms of CPU each). Loaded through
+ * require, its CommonJS build: no rule schema is composed with the server's own zod schemas.
  */
-export const userRuleDocumentSchema = ruleDocumentSchema
-  .extend({
-    // ast-grep's documentation keys: accepted, not used by the scan
-    url: z.string({ error: 'url must be a string' }).optional(),
-    metadata: z.record(z.string(), z.unknown(), { error: 'metadata must be a mapping' }).optional(),
-  })
-  .partial({
-  severity: true,
-  title: true,
-  category: true,
-  cwe: true,
-  owasp: true,
-  cvss: true,
-  confidence: true,
-  remediation: true,
-})
+const requireHere = createRequire(import.meta.url)
 
-export type ParsedRuleDocument = z.infer<typeof userRuleDocumentSchema>
+function buildSchemas(z: typeof Zod.z) {
+  const nonEmptyText = (field: string) =>
+    z.string({ error: `${field} must be a string` }).trim().min(1, { error: `${field} must not be empty` })
+
+  const astGrepObject = (field: string) =>
+    z.record(z.string(), z.unknown(), { error: `${field} must be a mapping` })
+
+  const ruleDocumentSchema = z.strictObject(
+    {
+      id: z
+        .string({ error: 'id must be a string' })
+        .regex(RULE_ID, { error: 'id must be dot-separated words of letters, digits, "-" or "_"' }),
+      language: z.preprocess(
+        canonicalLanguage,
+        z.enum(CODE_LANGUAGES, { error: (issue) => `unknown language ${JSON.stringify(issue.input)} (known: ${CODE_LANGUAGES.join(', ')})` }),
+      ),
+      rule: astGrepObject('rule'),
+      constraints: astGrepObject('constraints').optional(),
+      utils: astGrepObject('utils').optional(),
+      severity: z.string({ error: 'severity must be a string' }).refine((value) => severityWords.includes(value.toLowerCase()), {
+        error: (issue) => `unknown severity ${JSON.stringify(issue.input)} (known: ${SEVERITIES.join(', ')})`,
+      }),
+      message: nonEmptyText('message'),
+      note: z.string({ error: 'note must be a string' }).optional(),
+      fix: z.string({ error: 'fix must be a string' }).optional(),
+      title: nonEmptyText('title'),
+      category: z.enum(CATEGORIES, { error: (issue) => `unknown category ${JSON.stringify(issue.input)}` }),
+      cwe: z
+        .array(z.string().regex(CWE, { error: (issue) => `cwe entries look like "CWE-89", got ${JSON.stringify(issue.input)}` }), {
+          error: 'cwe must be a list like [CWE-89]',
+        })
+        .min(1, { error: 'cwe must list at least one CWE' }),
+      owasp: z.string({ error: 'owasp must be a string' }).superRefine((value, ctx) => {
+        const problem = owaspProblem(value)
+        if (problem) ctx.addIssue({ code: 'custom', message: problem })
+      }),
+      cvss: z
+        .number({ error: 'cvss must be a number' })
+        .min(0, { error: 'cvss must be between 0 and 10' })
+        .max(10, { error: 'cvss must be between 0 and 10' }),
+      confidence: z
+        .number({ error: 'confidence must be a number' })
+        .min(0, { error: 'confidence must be between 0 and 1' })
+        .max(1, { error: 'confidence must be between 0 and 1' }),
+      remediation: nonEmptyText('remediation'),
+      tags: z.array(z.string({ error: 'tags must be strings' }), { error: 'tags must be a list of strings' }).optional(),
+    },
+    { error: (issue) => (issue.code === 'unrecognized_keys' ? undefined : 'a rule document must be a mapping') },
+  )
+
+  /**
+   * A user rule (rulesets, the CLI's --rules) may be written in ast-grep's own format: only `id`,
+   * `language`, `rule` and `message` are required. The security metadata is optional, and still
+   * checked when given; loader.ts fills what is left out (userRuleDefaults).
+   */
+  const userRuleDocumentSchema = ruleDocumentSchema
+    .extend({
+      // ast-grep's documentation keys: accepted, not used by the scan
+      url: z.string({ error: 'url must be a string' }).optional(),
+      metadata: z.record(z.string(), z.unknown(), { error: 'metadata must be a mapping' }).optional(),
+    })
+    .partial({
+      severity: true,
+      title: true,
+      category: true,
+      cwe: true,
+      owasp: true,
+      cvss: true,
+      confidence: true,
+      remediation: true,
+    })
+  return { ruleDocumentSchema, userRuleDocumentSchema }
+}
+
+type RuleSchemas = ReturnType<typeof buildSchemas>
+let schemas: RuleSchemas | undefined
+
+/** The schemas of a built-in rule document and of a user rule (ast-grep's own format accepted: buildSchemas). */
+export function ruleSchemas(): { builtin: RuleSchemas['ruleDocumentSchema']; user: RuleSchemas['userRuleDocumentSchema'] } {
+  schemas ??= buildSchemas((requireHere('zod') as typeof Zod).z)
+  return { builtin: schemas.ruleDocumentSchema, user: schemas.userRuleDocumentSchema }
+}
+
+export type ParsedRuleDocument = Zod.z.infer<RuleSchemas['userRuleDocumentSchema']>
 
 /**
  * What a user rule that says nothing of its impact is taken to mean: its severity (medium when
