@@ -4,7 +4,7 @@
  * are lowered only when the analysis first reaches them, and each definition is lowered once
  * (memoized by position), so a file costs in proportion to the code actually analyzed.
  */
-import type { Range, SgNode } from '@ast-grep/napi'
+import type { SgNode } from '@ast-grep/napi'
 import { Site, pathOf } from './ir.ts'
 import type { Arg, CatchClause, ClassDef, DictEntry, Expr, FieldDef, FunctionDef, ImportBinding, ImportDecl, Param, PatternItem, Stmt, SwitchCase, Target } from './ir.ts'
 import type { Locator, NodeRule, SyntaxSpec } from './spec.ts'
@@ -13,9 +13,20 @@ type RuleOf<K extends NodeRule['as']> = Extract<NodeRule, { as: K }>
 
 const EMPTY: readonly Stmt[] = []
 
-/** A node's kind (a napi call: asking again costs less than remembering it in a WeakMap). */
+/**
+ * What the lowering asks of a node, remembered on the node object: a node is handed from one
+ * step to the next (`named` filters children by kind, then `expr` or `stmt` looks its rule up;
+ * a statement and its expression, a target and its expression share a node), and every kind()
+ * and range() is a napi call making new objects. Properties on the object rather than WeakMaps:
+ * a WeakMap holding every node lowered costs the garbage collector more than the calls it saves.
+ */
+const KIND = Symbol('kind')
+const SITE = Symbol('site')
+
+type NodeMemo = SgNode & { [KIND]?: string; [SITE]?: Site }
+
 function kindOf(node: SgNode): string {
-  return node.kind() as string
+  return ((node as NodeMemo)[KIND] ??= node.kind() as string)
 }
 
 /** `'abc'`, `f"x"`, `"""doc"""`, `` `t` `` -> the text between the quotes (escapes kept). */
@@ -59,8 +70,8 @@ function kindIndex(root: SgNode, kind: string): KindIndex {
   return index
 }
 
-function rangeKey(range: Range): string {
-  return `${range.start.index}:${range.end.index}`
+function rangeKey(start: number, end: number): string {
+  return `${start}:${end}`
 }
 
 export class Lowerer {
@@ -79,7 +90,7 @@ export class Lowerer {
   }
 
   private site(node: SgNode): Site {
-    return new Site(this.path, this.text, node)
+    return ((node as NodeMemo)[SITE] ??= new Site(this.path, this.text, node.range()))
   }
 
   private rule(node: SgNode): NodeRule | undefined {
@@ -813,20 +824,21 @@ export class Lowerer {
 
   /** The definition at a function node, lowered once; methods get their class. */
   functionAt(node: SgNode): FunctionDef {
-    const start = node.range().start.index
+    const start = this.site(node).start
     const known = this.functions.get(start)
     if (known) return known
-    const owner = this.enclosingClass(node)
+    const parent = node.parent()
+    const owner = this.enclosingClass(parent)
     if (owner) {
       const method = this.functions.get(start)
       if (method) return method
     }
-    return this.lowerFunction(node, null, [])
+    return this.lowerFunction(node, null, [], parent)
   }
 
-  /** Lowers the class around a method node (registering its methods), if there is one. */
-  private enclosingClass(node: SgNode): ClassDef | null {
-    let current = node.parent()
+  /** Lowers the class around a method node (registering its methods), if there is one; `parent`: the method node's. */
+  private enclosingClass(parent: SgNode | null): ClassDef | null {
+    let current = parent
     for (let depth = 0; current && depth < 4; depth++) {
       const rule = this.rule(current)
       if (rule?.as === 'class') return this.classAt(current)
@@ -836,21 +848,21 @@ export class Lowerer {
     return null
   }
 
-  private lowerFunction(node: SgNode, owner: ClassDef | null, outerDecorators: readonly string[]): FunctionDef {
-    const range = node.range()
+  /** `parent`: the node's parent when the caller has it already (a napi call less) */
+  private lowerFunction(node: SgNode, owner: ClassDef | null, outerDecorators: readonly string[], parent?: SgNode | null): FunctionDef {
+    const site = this.site(node)
     const rule = this.rule(node)
     if (rule?.as !== 'function') throw new Error(`not a function node: ${kindOf(node)}`)
     const name = this.locate(node, rule.name)?.text() ?? null
-    const parentDecorators = outerDecorators.length > 0 ? outerDecorators : this.decoratorsAround(node)
+    const parentDecorators = outerDecorators.length > 0 ? outerDecorators : this.decoratorsAround(parent === undefined ? node.parent() : parent)
     const decorators = [...parentDecorators, ...this.locateAll(node, rule.decorators).map((decorator) => decoratorName(decorator.text()))]
     const modifiers = this.locate(node, rule.modifiers)?.text() ?? ''
     const paramsNode = this.locate(node, rule.params)
     const single = paramsNode ? null : this.locate(node, rule.singleParam)
     const kind = kindOf(node)
     let body: readonly Stmt[] | undefined
-    const site = this.site(node)
     const fn: FunctionDef = {
-      id: `${this.path}#${range.start.index}`,
+      id: `${this.path}#${site.start}`,
       path: this.path,
       site,
       name,
@@ -859,16 +871,16 @@ export class Lowerer {
       owner,
       receiver: rule.receiver === undefined ? null : (this.paramsAt(this.locate(node, rule.receiver))[0] ?? null),
       isStatic: /\bstatic\b/.test(modifiers) || decorators.includes('staticmethod'),
-      start: range.start.index,
-      end: range.end.index,
+      start: site.start,
+      end: site.end,
       body: () => {
-        body ??= this.functionBody(this.locate(this.nodeAt(kind, range), rule.body), site)
+        body ??= this.functionBody(this.locate(this.nodeAt(kind, site), rule.body), site)
         return body
       },
     }
-    this.functions.set(range.start.index, fn)
+    this.functions.set(site.start, fn)
     // The body is lowered later, often while this tree still lives: nodeAt finds the node here.
-    kindIndex(this.root(), kind).byRange.set(rangeKey(range), node)
+    kindIndex(this.root(), kind).byRange.set(rangeKey(site.start, site.end), node)
     return fn
   }
 
@@ -878,22 +890,24 @@ export class Lowerer {
    * in one pass per tree (searching the tree once per function made lowering quadratic in the
    * number of functions of a file).
    */
-  private nodeAt(kind: string, range: Range): SgNode {
+  private nodeAt(kind: string, site: Site): SgNode {
     const root = this.root()
     const index = kindIndex(root, kind)
-    const key = rangeKey(range)
+    const key = rangeKey(site.start, site.end)
     if (!index.byRange.has(key) && !index.complete) {
-      for (const node of root.findAll({ rule: { kind } })) index.byRange.set(rangeKey(node.range()), node)
+      for (const node of root.findAll({ rule: { kind } })) {
+        const found = this.site(node)
+        index.byRange.set(rangeKey(found.start, found.end), node)
+      }
       index.complete = true
     }
     const found = index.byRange.get(key)
-    if (!found) throw new Error(`${this.path}: no ${kind} at ${range.start.line + 1}:${range.start.column + 1}`)
+    if (!found) throw new Error(`${this.path}: no ${kind} at ${site.line + 1}:${site.column + 1}`)
     return found
   }
 
-  /** Decorators held by a wrapping node (Python `decorated_definition`). */
-  private decoratorsAround(node: SgNode): string[] {
-    const parent = node.parent()
+  /** Decorators held by a wrapping node (Python `decorated_definition`), given the definition's parent. */
+  private decoratorsAround(parent: SgNode | null): string[] {
     const rule = parent ? this.rule(parent) : undefined
     if (!parent || rule?.as !== 'decorated') return []
     return this.locateAll(parent, rule.decorators).map((decorator) => decoratorName(decorator.text()))
@@ -952,11 +966,12 @@ export class Lowerer {
   }
 
   classAt(node: SgNode): ClassDef {
-    const start = node.range().start.index
+    const start = this.site(node).start
     const known = this.classes.get(start)
     if (known) return known
     const rule = this.rule(node)
     if (rule?.as !== 'class') throw new Error(`not a class node: ${kindOf(node)}`)
+    const parent = node.parent()
     const methods = new Map<string, FunctionDef>()
     const fields = new Map<string, FieldDef>()
     const cls: ClassDef = {
@@ -967,7 +982,7 @@ export class Lowerer {
       superclasses: this.locateAll(node, rule.superclasses).flatMap((superclass) => superclassNames(superclass.text())),
       methods,
       fields,
-      decorators: [...this.decoratorsAround(node), ...this.locateAll(node, rule.decorators).map((decorator) => decoratorName(decorator.text()))],
+      decorators: [...this.decoratorsAround(parent), ...this.locateAll(node, rule.decorators).map((decorator) => decoratorName(decorator.text()))],
       isInterface: rule.interface ?? false,
       classes: new Map(),
       outer: null,
@@ -976,14 +991,14 @@ export class Lowerer {
     const body = this.locate(node, rule.body)
     if (body) this.classMembers(body, cls, methods, fields)
     // Lowering the enclosing class registers this one as its member (and sets `outer`).
-    const enclosing = this.enclosingClassNode(node)
+    const enclosing = this.enclosingClassNode(parent)
     if (enclosing) this.classAt(enclosing)
     return cls
   }
 
-  /** The class node whose body holds this class declaration directly (not through a function). */
-  private enclosingClassNode(node: SgNode): SgNode | null {
-    let current = node.parent()
+  /** The class node whose body holds a class declaration directly (not through a function), given the declaration's parent. */
+  private enclosingClassNode(parent: SgNode | null): SgNode | null {
+    let current = parent
     for (let depth = 0; current && depth < 3; depth++) {
       const rule = this.rule(current)
       if (rule?.as === 'class') return current
