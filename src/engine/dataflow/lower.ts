@@ -640,14 +640,16 @@ export class Lowerer {
   private literal(node: SgNode, kind: RuleOf<'literal'>['value']): Expr {
     const site = this.site(node)
     if (kind === 'true' || kind === 'false' || kind === 'null') return { t: 'literal', value: kind === 'null' ? null : kind === 'true', site }
-    const text = node.text()
+    const text = site.text
     if (kind === 'string') return { t: 'literal', value: unquote(text), site }
     const number = Number(text.replace(/_/g, '').replace(/[lLfFdD]$/, ''))
     return Number.isFinite(number) ? { t: 'literal', value: number, site } : this.other(node, [])
   }
 
   private stringExpr(node: SgNode, rule: RuleOf<'string'>): Expr {
-    const text = node.text()
+    // Every string gets a site: its text is cut from the file rather than asked of the node.
+    const site = this.site(node)
+    const text = site.text
     // Interpolations need braces; looking for them first spares a walk over plain strings.
     if (rule.interpolation && text.includes('{')) {
       const children = node.namedChildren()
@@ -662,10 +664,10 @@ export class Lowerer {
           if (kind.endsWith('_start') || kind.endsWith('_end') || this.ignored.has(kind)) return []
           return [{ t: 'literal', value: child.text(), site: this.site(child) }]
         })
-        return { t: 'template', parts, site: this.site(node) }
+        return { t: 'template', parts, site }
       }
     }
-    return { t: 'literal', value: unquote(text), site: this.site(node) }
+    return { t: 'literal', value: unquote(text), site }
   }
 
   private concat(node: SgNode): Expr {
@@ -732,7 +734,10 @@ export class Lowerer {
       const key = keyNode ? (rule.nameKeys?.includes(kindOf(keyNode)) ? keyNode.text() : this.constantKey(keyNode)) : null
       return { key, computedKey: key === null && keyNode ? this.expr(keyNode) : null, value, spread: false }
     }
-    if (rule?.as === 'shorthand') return { key: node.text(), computedKey: null, value: { t: 'name', name: node.text(), site: this.site(node) }, spread: false }
+    if (rule?.as === 'shorthand') {
+      const site = this.site(node)
+      return { key: site.text, computedKey: null, value: { t: 'name', name: site.text, site }, spread: false }
+    }
     if (rule?.as === 'spread') {
       const value = this.locate(node, rule.value)
       return { key: null, computedKey: null, value: value ? this.expr(value) : this.other(node, []), spread: true }
@@ -815,7 +820,8 @@ export class Lowerer {
       return { key: position ?? (target.t === 'name' ? target.name : null), target, fallback: fallback ? this.expr(fallback) : null }
     }
     if (rule?.as === 'shorthand' || (position === null && rule?.as === 'name')) {
-      return { key: node.text(), target: { t: 'name', name: node.text(), site: this.site(node) }, fallback: null }
+      const site = this.site(node)
+      return { key: site.text, target: { t: 'name', name: site.text, site }, fallback: null }
     }
     return { key: position, target: this.target(node), fallback: null }
   }
@@ -1016,7 +1022,7 @@ export class Lowerer {
         pending.push(decoratorName(member.text()))
         continue
       }
-      this.classMember(member, cls, methods, fields, pending)
+      this.classMember(member, cls, methods, fields, pending, body)
       pending = []
     }
     const constructor = [...methods.values()].find((method) => this.isConstructor(method, cls))
@@ -1029,11 +1035,12 @@ export class Lowerer {
     return fn.name !== null && ((this.syntax.constructorNames ?? []).includes(fn.name) || (this.syntax.constructorNames === undefined && fn.name === cls.name))
   }
 
-  private classMember(member: SgNode, cls: ClassDef, methods: Map<string, FunctionDef>, fields: Map<string, FieldDef>, decorators: string[]): void {
+  /** `body`: the class body holding `member` as a child, when it does */
+  private classMember(member: SgNode, cls: ClassDef, methods: Map<string, FunctionDef>, fields: Map<string, FieldDef>, decorators: string[], body?: SgNode): void {
     const rule = this.rule(member)
     switch (rule?.as) {
       case 'function': {
-        const fn = this.lowerFunction(member, cls, decorators)
+        const fn = this.lowerFunction(member, cls, decorators, body)
         if (fn.name) methods.set(fn.name, fn)
         // Overloads by arity too (`get/1`, `get/2`): a name alone keeps the last one declared.
         if (fn.name) methods.set(`${fn.name}/${fn.params.length}`, fn)
