@@ -100,16 +100,25 @@ export class Lowerer {
   // --- locators ---------------------------------------------------------------------------
 
   private named(node: SgNode, except?: readonly string[]): SgNode[] {
-    return node.namedChildren().filter((child) => {
-      const kind = kindOf(child)
-      return !this.ignored.has(kind) && !(except?.includes(kind) ?? false)
-    })
+    return node.namedChildren().filter((child) => this.kept(child, except))
+  }
+
+  private kept(child: SgNode, except: readonly string[] | undefined): boolean {
+    const kind = kindOf(child)
+    return !this.ignored.has(kind) && !(except?.includes(kind) ?? false)
   }
 
   locate(node: SgNode, locator: Locator | undefined): SgNode | null {
     if (locator === undefined) return null
     if (typeof locator === 'string') return node.field(locator as never) as SgNode | null
-    return this.locateAll(node, locator)[0] ?? null
+    // The first match ends the search: the kinds of the children after it are not asked for.
+    if ('kinds' in locator) {
+      const base = locator.in === undefined ? node : this.locate(node, locator.in)
+      return base?.namedChildren().find((child) => locator.kinds.includes(kindOf(child))) ?? null
+    }
+    const nth = 'nth' in locator ? locator.nth : 0
+    let index = 0
+    return node.namedChildren().find((child) => this.kept(child, locator.except) && index++ === nth) ?? null
   }
 
   locateAll(node: SgNode, locator: Locator | undefined): SgNode[] {
