@@ -118,7 +118,12 @@ export class Lowerer {
     }
     const nth = 'nth' in locator ? locator.nth : 0
     let index = 0
-    return node.namedChildren().find((child) => this.kept(child, locator.except) && index++ === nth) ?? null
+    for (const child of node.namedChildren()) {
+      if (!this.kept(child, locator.except)) continue
+      if (index === nth) return child
+      index++
+    }
+    return null
   }
 
   locateAll(node: SgNode, locator: Locator | undefined): SgNode[] {
