@@ -4,7 +4,7 @@
  * and are resolved only when a trace or finding needs them (a range lookup costs more than
  * building the whole node).
  */
-import type { SgNode } from '@ast-grep/napi'
+import type { Range } from '@ast-grep/napi'
 
 export type Const = string | number | boolean | null
 
@@ -25,9 +25,8 @@ export class Site {
   constructor(
     readonly path: string,
     private readonly source: string,
-    node: SgNode,
+    range: Range,
   ) {
-    const range = node.range()
     this.start = range.start.index
     this.end = range.end.index
     this.line = range.start.line

@@ -4,7 +4,7 @@
  * are lowered only when the analysis first reaches them, and each definition is lowered once
  * (memoized by position), so a file costs in proportion to the code actually analyzed.
  */
-import type { Range, SgNode } from '@ast-grep/napi'
+import type { SgNode } from '@ast-grep/napi'
 import { Site, pathOf } from './ir.ts'
 import type { Arg, CatchClause, ClassDef, DictEntry, Expr, FieldDef, FunctionDef, ImportBinding, ImportDecl, Param, PatternItem, Stmt, SwitchCase, Target } from './ir.ts'
 import type { Locator, NodeRule, SyntaxSpec } from './spec.ts'
@@ -13,9 +13,20 @@ type RuleOf<K extends NodeRule['as']> = Extract<NodeRule, { as: K }>
 
 const EMPTY: readonly Stmt[] = []
 
-/** A node's kind (a napi call: asking again costs less than remembering it in a WeakMap). */
+/**
+ * What the lowering asks of a node, remembered on the node object: a node is handed from one
+ * step to the next (`named` filters children by kind, then `expr` or `stmt` looks its rule up;
+ * a statement and its expression, a target and its expression share a node), and every kind()
+ * and range() is a napi call making new objects. Properties on the object rather than WeakMaps:
+ * a WeakMap holding every node lowered costs the garbage collector more than the calls it saves.
+ */
+const KIND = Symbol('kind')
+const SITE = Symbol('site')
+
+type NodeMemo = SgNode & { [KIND]?: string; [SITE]?: Site }
+
 function kindOf(node: SgNode): string {
-  return node.kind() as string
+  return ((node as NodeMemo)[KIND] ??= node.kind() as string)
 }
 
 /** `'abc'`, `f"x"`, `"""doc"""`, `` `t` `` -> the text between the quotes (escapes kept). */
@@ -59,8 +70,8 @@ function kindIndex(root: SgNode, kind: string): KindIndex {
   return index
 }
 
-function rangeKey(range: Range): string {
-  return `${range.start.index}:${range.end.index}`
+function rangeKey(start: number, end: number): string {
+  return `${start}:${end}`
 }
 
 export class Lowerer {
@@ -79,7 +90,7 @@ export class Lowerer {
   }
 
   private site(node: SgNode): Site {
-    return new Site(this.path, this.text, node)
+    return ((node as NodeMemo)[SITE] ??= new Site(this.path, this.text, node.range()))
   }
 
   private rule(node: SgNode): NodeRule | undefined {
@@ -89,16 +100,30 @@ export class Lowerer {
   // --- locators ---------------------------------------------------------------------------
 
   private named(node: SgNode, except?: readonly string[]): SgNode[] {
-    return node.namedChildren().filter((child) => {
-      const kind = kindOf(child)
-      return !this.ignored.has(kind) && !(except?.includes(kind) ?? false)
-    })
+    return node.namedChildren().filter((child) => this.kept(child, except))
+  }
+
+  private kept(child: SgNode, except: readonly string[] | undefined): boolean {
+    const kind = kindOf(child)
+    return !this.ignored.has(kind) && !(except?.includes(kind) ?? false)
   }
 
   locate(node: SgNode, locator: Locator | undefined): SgNode | null {
     if (locator === undefined) return null
     if (typeof locator === 'string') return node.field(locator as never) as SgNode | null
-    return this.locateAll(node, locator)[0] ?? null
+    // The first match ends the search: the kinds of the children after it are not asked for.
+    if ('kinds' in locator) {
+      const base = locator.in === undefined ? node : this.locate(node, locator.in)
+      return base?.namedChildren().find((child) => locator.kinds.includes(kindOf(child))) ?? null
+    }
+    const nth = 'nth' in locator ? locator.nth : 0
+    let index = 0
+    for (const child of node.namedChildren()) {
+      if (!this.kept(child, locator.except)) continue
+      if (index === nth) return child
+      index++
+    }
+    return null
   }
 
   locateAll(node: SgNode, locator: Locator | undefined): SgNode[] {
@@ -629,14 +654,16 @@ export class Lowerer {
   private literal(node: SgNode, kind: RuleOf<'literal'>['value']): Expr {
     const site = this.site(node)
     if (kind === 'true' || kind === 'false' || kind === 'null') return { t: 'literal', value: kind === 'null' ? null : kind === 'true', site }
-    const text = node.text()
+    const text = site.text
     if (kind === 'string') return { t: 'literal', value: unquote(text), site }
     const number = Number(text.replace(/_/g, '').replace(/[lLfFdD]$/, ''))
     return Number.isFinite(number) ? { t: 'literal', value: number, site } : this.other(node, [])
   }
 
   private stringExpr(node: SgNode, rule: RuleOf<'string'>): Expr {
-    const text = node.text()
+    // Every string gets a site: its text is cut from the file rather than asked of the node.
+    const site = this.site(node)
+    const text = site.text
     // Interpolations need braces; looking for them first spares a walk over plain strings.
     if (rule.interpolation && text.includes('{')) {
       const children = node.namedChildren()
@@ -651,10 +678,10 @@ export class Lowerer {
           if (kind.endsWith('_start') || kind.endsWith('_end') || this.ignored.has(kind)) return []
           return [{ t: 'literal', value: child.text(), site: this.site(child) }]
         })
-        return { t: 'template', parts, site: this.site(node) }
+        return { t: 'template', parts, site }
       }
     }
-    return { t: 'literal', value: unquote(text), site: this.site(node) }
+    return { t: 'literal', value: unquote(text), site }
   }
 
   private concat(node: SgNode): Expr {
@@ -721,7 +748,10 @@ export class Lowerer {
       const key = keyNode ? (rule.nameKeys?.includes(kindOf(keyNode)) ? keyNode.text() : this.constantKey(keyNode)) : null
       return { key, computedKey: key === null && keyNode ? this.expr(keyNode) : null, value, spread: false }
     }
-    if (rule?.as === 'shorthand') return { key: node.text(), computedKey: null, value: { t: 'name', name: node.text(), site: this.site(node) }, spread: false }
+    if (rule?.as === 'shorthand') {
+      const site = this.site(node)
+      return { key: site.text, computedKey: null, value: { t: 'name', name: site.text, site }, spread: false }
+    }
     if (rule?.as === 'spread') {
       const value = this.locate(node, rule.value)
       return { key: null, computedKey: null, value: value ? this.expr(value) : this.other(node, []), spread: true }
@@ -804,7 +834,8 @@ export class Lowerer {
       return { key: position ?? (target.t === 'name' ? target.name : null), target, fallback: fallback ? this.expr(fallback) : null }
     }
     if (rule?.as === 'shorthand' || (position === null && rule?.as === 'name')) {
-      return { key: node.text(), target: { t: 'name', name: node.text(), site: this.site(node) }, fallback: null }
+      const site = this.site(node)
+      return { key: site.text, target: { t: 'name', name: site.text, site }, fallback: null }
     }
     return { key: position, target: this.target(node), fallback: null }
   }
@@ -813,20 +844,21 @@ export class Lowerer {
 
   /** The definition at a function node, lowered once; methods get their class. */
   functionAt(node: SgNode): FunctionDef {
-    const start = node.range().start.index
+    const start = this.site(node).start
     const known = this.functions.get(start)
     if (known) return known
-    const owner = this.enclosingClass(node)
+    const parent = node.parent()
+    const owner = this.enclosingClass(parent)
     if (owner) {
       const method = this.functions.get(start)
       if (method) return method
     }
-    return this.lowerFunction(node, null, [])
+    return this.lowerFunction(node, null, [], parent)
   }
 
-  /** Lowers the class around a method node (registering its methods), if there is one. */
-  private enclosingClass(node: SgNode): ClassDef | null {
-    let current = node.parent()
+  /** Lowers the class around a method node (registering its methods), if there is one; `parent`: the method node's. */
+  private enclosingClass(parent: SgNode | null): ClassDef | null {
+    let current = parent
     for (let depth = 0; current && depth < 4; depth++) {
       const rule = this.rule(current)
       if (rule?.as === 'class') return this.classAt(current)
@@ -836,21 +868,21 @@ export class Lowerer {
     return null
   }
 
-  private lowerFunction(node: SgNode, owner: ClassDef | null, outerDecorators: readonly string[]): FunctionDef {
-    const range = node.range()
+  /** `parent`: the node's parent when the caller has it already (a napi call less) */
+  private lowerFunction(node: SgNode, owner: ClassDef | null, outerDecorators: readonly string[], parent?: SgNode | null): FunctionDef {
+    const site = this.site(node)
     const rule = this.rule(node)
     if (rule?.as !== 'function') throw new Error(`not a function node: ${kindOf(node)}`)
     const name = this.locate(node, rule.name)?.text() ?? null
-    const parentDecorators = outerDecorators.length > 0 ? outerDecorators : this.decoratorsAround(node)
+    const parentDecorators = outerDecorators.length > 0 ? outerDecorators : this.decoratorsAround(parent === undefined ? node.parent() : parent)
     const decorators = [...parentDecorators, ...this.locateAll(node, rule.decorators).map((decorator) => decoratorName(decorator.text()))]
     const modifiers = this.locate(node, rule.modifiers)?.text() ?? ''
     const paramsNode = this.locate(node, rule.params)
     const single = paramsNode ? null : this.locate(node, rule.singleParam)
     const kind = kindOf(node)
     let body: readonly Stmt[] | undefined
-    const site = this.site(node)
     const fn: FunctionDef = {
-      id: `${this.path}#${range.start.index}`,
+      id: `${this.path}#${site.start}`,
       path: this.path,
       site,
       name,
@@ -859,16 +891,16 @@ export class Lowerer {
       owner,
       receiver: rule.receiver === undefined ? null : (this.paramsAt(this.locate(node, rule.receiver))[0] ?? null),
       isStatic: /\bstatic\b/.test(modifiers) || decorators.includes('staticmethod'),
-      start: range.start.index,
-      end: range.end.index,
+      start: site.start,
+      end: site.end,
       body: () => {
-        body ??= this.functionBody(this.locate(this.nodeAt(kind, range), rule.body), site)
+        body ??= this.functionBody(this.locate(this.nodeAt(kind, site), rule.body), site)
         return body
       },
     }
-    this.functions.set(range.start.index, fn)
+    this.functions.set(site.start, fn)
     // The body is lowered later, often while this tree still lives: nodeAt finds the node here.
-    kindIndex(this.root(), kind).byRange.set(rangeKey(range), node)
+    kindIndex(this.root(), kind).byRange.set(rangeKey(site.start, site.end), node)
     return fn
   }
 
@@ -878,22 +910,24 @@ export class Lowerer {
    * in one pass per tree (searching the tree once per function made lowering quadratic in the
    * number of functions of a file).
    */
-  private nodeAt(kind: string, range: Range): SgNode {
+  private nodeAt(kind: string, site: Site): SgNode {
     const root = this.root()
     const index = kindIndex(root, kind)
-    const key = rangeKey(range)
+    const key = rangeKey(site.start, site.end)
     if (!index.byRange.has(key) && !index.complete) {
-      for (const node of root.findAll({ rule: { kind } })) index.byRange.set(rangeKey(node.range()), node)
+      for (const node of root.findAll({ rule: { kind } })) {
+        const found = this.site(node)
+        index.byRange.set(rangeKey(found.start, found.end), node)
+      }
       index.complete = true
     }
     const found = index.byRange.get(key)
-    if (!found) throw new Error(`${this.path}: no ${kind} at ${range.start.line + 1}:${range.start.column + 1}`)
+    if (!found) throw new Error(`${this.path}: no ${kind} at ${site.line + 1}:${site.column + 1}`)
     return found
   }
 
-  /** Decorators held by a wrapping node (Python `decorated_definition`). */
-  private decoratorsAround(node: SgNode): string[] {
-    const parent = node.parent()
+  /** Decorators held by a wrapping node (Python `decorated_definition`), given the definition's parent. */
+  private decoratorsAround(parent: SgNode | null): string[] {
     const rule = parent ? this.rule(parent) : undefined
     if (!parent || rule?.as !== 'decorated') return []
     return this.locateAll(parent, rule.decorators).map((decorator) => decoratorName(decorator.text()))
@@ -952,11 +986,12 @@ export class Lowerer {
   }
 
   classAt(node: SgNode): ClassDef {
-    const start = node.range().start.index
+    const start = this.site(node).start
     const known = this.classes.get(start)
     if (known) return known
     const rule = this.rule(node)
     if (rule?.as !== 'class') throw new Error(`not a class node: ${kindOf(node)}`)
+    const parent = node.parent()
     const methods = new Map<string, FunctionDef>()
     const fields = new Map<string, FieldDef>()
     const cls: ClassDef = {
@@ -967,7 +1002,7 @@ export class Lowerer {
       superclasses: this.locateAll(node, rule.superclasses).flatMap((superclass) => superclassNames(superclass.text())),
       methods,
       fields,
-      decorators: [...this.decoratorsAround(node), ...this.locateAll(node, rule.decorators).map((decorator) => decoratorName(decorator.text()))],
+      decorators: [...this.decoratorsAround(parent), ...this.locateAll(node, rule.decorators).map((decorator) => decoratorName(decorator.text()))],
       isInterface: rule.interface ?? false,
       classes: new Map(),
       outer: null,
@@ -976,14 +1011,14 @@ export class Lowerer {
     const body = this.locate(node, rule.body)
     if (body) this.classMembers(body, cls, methods, fields)
     // Lowering the enclosing class registers this one as its member (and sets `outer`).
-    const enclosing = this.enclosingClassNode(node)
+    const enclosing = this.enclosingClassNode(parent)
     if (enclosing) this.classAt(enclosing)
     return cls
   }
 
-  /** The class node whose body holds this class declaration directly (not through a function). */
-  private enclosingClassNode(node: SgNode): SgNode | null {
-    let current = node.parent()
+  /** The class node whose body holds a class declaration directly (not through a function), given the declaration's parent. */
+  private enclosingClassNode(parent: SgNode | null): SgNode | null {
+    let current = parent
     for (let depth = 0; current && depth < 3; depth++) {
       const rule = this.rule(current)
       if (rule?.as === 'class') return current
@@ -1001,7 +1036,7 @@ export class Lowerer {
         pending.push(decoratorName(member.text()))
         continue
       }
-      this.classMember(member, cls, methods, fields, pending)
+      this.classMember(member, cls, methods, fields, pending, body)
       pending = []
     }
     const constructor = [...methods.values()].find((method) => this.isConstructor(method, cls))
@@ -1014,11 +1049,12 @@ export class Lowerer {
     return fn.name !== null && ((this.syntax.constructorNames ?? []).includes(fn.name) || (this.syntax.constructorNames === undefined && fn.name === cls.name))
   }
 
-  private classMember(member: SgNode, cls: ClassDef, methods: Map<string, FunctionDef>, fields: Map<string, FieldDef>, decorators: string[]): void {
+  /** `body`: the class body holding `member` as a child, when it does */
+  private classMember(member: SgNode, cls: ClassDef, methods: Map<string, FunctionDef>, fields: Map<string, FieldDef>, decorators: string[], body?: SgNode): void {
     const rule = this.rule(member)
     switch (rule?.as) {
       case 'function': {
-        const fn = this.lowerFunction(member, cls, decorators)
+        const fn = this.lowerFunction(member, cls, decorators, body)
         if (fn.name) methods.set(fn.name, fn)
         // Overloads by arity too (`get/1`, `get/2`): a name alone keeps the last one declared.
         if (fn.name) methods.set(`${fn.name}/${fn.params.length}`, fn)
