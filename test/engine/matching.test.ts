@@ -141,6 +141,27 @@ describe('matching', () => {
     expect(metrics).toMatchObject({ ruleRuns: 2, ruleRunsSkipped: 1, ruleErrors: 0 })
   })
 
+  it('decides a condition on the whole file once: a rule needing what the file lacks does not run, one excluding it does', async () => {
+    // words and kinds cannot tell: both files say import, both have a module
+    const imports = "{ kind: module, stopBy: end, regex: '^import' }"
+    const rules = parseRulesText(
+      [
+        ruleYaml({ id: 'r.needs', rule: `\n  pattern: eval($X)\n  inside: ${imports}` }),
+        ruleYaml({ id: 'r.needs-in-all', rule: `\n  all:\n    - pattern: eval($X)\n    - inside: ${imports}` }),
+        ruleYaml({ id: 'r.excludes', rule: `\n  pattern: eval($X)\n  not: { inside: ${imports} }` }),
+      ].join('\n---\n'),
+    )
+    const metrics = emptySastMetrics()
+    const files = [source('a.py', 'from x import y\neval(a)\n'), source('b.py', 'import x\nif x:\n    eval(b)\n')]
+    const { findings } = await scanSources(files, { ...sastOnly, extraRules: rules, sastMetrics: metrics })
+    expect(findings.map((finding) => `${finding.ruleId} ${finding.filePath}:${finding.lineNumber}`).sort()).toEqual([
+      'r.excludes a.py:2',
+      'r.needs b.py:3',
+      'r.needs-in-all b.py:3',
+    ])
+    expect(metrics).toMatchObject({ ruleRuns: 4, ruleRunsSkipped: 2, ruleErrors: 0 })
+  })
+
   it('knows the node kind a pattern matches, and nothing for a lone metavariable', () => {
     expect(patternRootKind('python', 'eval($X)')).toBe('call')
     expect(patternRootKind('javascript', '$FS.$METHOD($FILE $$$)')).toBe('call_expression')

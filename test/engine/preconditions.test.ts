@@ -35,6 +35,15 @@ describe('rulePrecondition', () => {
     expect(partial).toEqual([['readFile']])
   })
 
+  it('applies constraints to the branch of any that captures their metavariable', () => {
+    // A match through the first branch captured FS, which must then be fsx; one through the second needs readFile.
+    const branches = rulePrecondition({ rule: { any: [{ pattern: '$FS.$METHOD($P)' }, { pattern: 'readFile($P)' }] }, constraints: { FS: { regex: '^fsx$' } } })
+    expect(branches).toEqual([['fsx', 'readFile']])
+    // Not through utilities, nor from the constraints' own branches.
+    const util = rulePrecondition({ rule: { any: [{ matches: 'call' }, { pattern: 'readFile($P)' }] }, utils: { call: { pattern: '$FS.$METHOD($P)' } }, constraints: { FS: { regex: '^fsx$' } } })
+    expect(util).toEqual([])
+  })
+
   it('uses the selected node of a context/selector pattern', () => {
     const precondition = rulePrecondition({ rule: { pattern: { context: '({ rejectUnauthorized: false })', selector: 'pair' } }, language: 'javascript' })
     expect(precondition.flat().sort()).toEqual(['false', 'rejectUnauthorized'])
@@ -135,6 +144,12 @@ describe('soundness against ast-grep', () => {
     },
     { language: 'python', rule: { regex: '(?i)^SELECT', kind: 'string_content' }, texts: ['q = "select * from t"', 'q = "Select 1"', 'q = "insert"'] },
     { language: 'python', rule: { pattern: '$F($X)' }, constraints: { F: { regex: '^(eval|exec)$' } }, texts: ['eval(a)', 'exec(b)', 'print(c)'] },
+    {
+      language: 'javascript',
+      rule: { any: [{ pattern: '$FS.$METHOD($P)' }, { pattern: 'readFile($P)' }, { has: { pattern: '$FS.open($Q)', stopBy: 'end' }, kind: 'program' }] },
+      constraints: { FS: { regex: '^(fs|fsp)$' }, METHOD: { regex: '^read' } },
+      texts: ['fs.readFileSync(p)', 'fsp.read(p)', 'readFile(p)', 'x.readFile(p)', 'fs.open(q)', 'f(fs)'],
+    },
     {
       language: 'javascript',
       rule: { kind: 'string', regex: '(?i)^["\']\\s*(select\\s+[\\w.]+(\\s*,\\s*\\w+)*\\s+from|or\\s)' },

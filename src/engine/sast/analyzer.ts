@@ -48,6 +48,27 @@ interface CompiledRule {
   alternatives: Precondition[] | null
   /** Configs without the alternatives a file cannot match, by the alternatives kept. */
   narrowedConfigs: Map<string, NapiConfig>
+  /** Conditions on the whole file the rule's config sets through `inside` its root (fileConditionsOf). */
+  fileConditions: FileCondition[]
+  /** Configs with those conditions settled for a file, by the narrowed config and the outcomes. */
+  settledConfigs: Map<NapiConfig, Map<string, NapiConfig>>
+}
+
+/**
+ * `inside: {kind: <the tree's root kind>, stopBy: end, ...}` without metavariables: a node satisfies
+ * it when the file's root satisfies the rest, whatever the node (the root kind is the grammar's
+ * start rule, never a child: no other node has it). ast-grep evaluates it again for every candidate
+ * node, reading the whole file's text each time for a `regex` (quadratic in large files); the
+ * analyzer decides it once per file with `matches` on the root, then leaves only the climb to the
+ * root in the config, or drops the rule (or the `not` around the condition) when it fails.
+ */
+interface FileCondition {
+  /** Where the `inside` sits: the rule object, an item of its top-level `all`, or its `not`. */
+  at: { field: 'inside' } | { field: 'all'; index: number } | { field: 'not' }
+  kind: string
+  /** What the root must match, with the cheapest regex forms; its JSON is the memo key. */
+  test: NapiConfig
+  key: string
 }
 
 /** The rules of one file language, compiled on first use, with their precondition words. */
@@ -146,6 +167,8 @@ function compile(doc: RuleDocument): CompiledRule {
       filters: [],
       alternatives: null,
       narrowedConfigs: new Map(),
+      fileConditions: [],
+      settledConfigs: new Map(),
     }
   }
   const parts: RuleParts = {
@@ -164,7 +187,72 @@ function compile(doc: RuleDocument): CompiledRule {
     filters,
     alternatives: ruleAlternativePreconditions(parts),
     narrowedConfigs: new Map(),
+    fileConditions: fileConditionsOf(doc.rule),
+    settledConfigs: new Map(),
   }
+}
+
+const METAVARIABLE_NAME = /\$[A-Z_$]/
+
+function fileConditionOf(inside: unknown): { kind: string; test: NapiConfig; key: string } | null {
+  if (typeof inside !== 'object' || inside === null || Array.isArray(inside)) return null
+  const { kind, stopBy, ...rest } = inside as Record<string, unknown>
+  // `field` says where the node sits in its ancestor, which the root alone cannot tell.
+  if (typeof kind !== 'string' || stopBy !== 'end' || Object.keys(rest).length === 0 || 'field' in rest) return null
+  // Metavariables would tie it to the node; utilities are not followed.
+  const text = JSON.stringify(rest)
+  if (METAVARIABLE_NAME.test(text) || text.includes('"matches"')) return null
+  const test = withAsciiRegexes({ rule: { kind, ...rest } } as NapiConfig)
+  return { kind, test, key: JSON.stringify(test) }
+}
+
+/** The rule's conditions on the whole file (FileCondition), where it needs them or excludes them. */
+function fileConditionsOf(rule: Record<string, unknown>): FileCondition[] {
+  const conditions: FileCondition[] = []
+  const inside = fileConditionOf(rule.inside)
+  if (inside) conditions.push({ at: { field: 'inside' }, ...inside })
+  if (Array.isArray(rule.all)) {
+    rule.all.forEach((item: unknown, index) => {
+      const keys = typeof item === 'object' && item !== null ? Object.keys(item) : []
+      const condition = keys.length === 1 && keys[0] === 'inside' ? fileConditionOf((item as Record<string, unknown>).inside) : null
+      if (condition) conditions.push({ at: { field: 'all', index }, ...condition })
+    })
+  }
+  const not = rule.not as Record<string, unknown> | undefined
+  if (typeof not === 'object' && not !== null && Object.keys(not).length === 1) {
+    const condition = fileConditionOf(not.inside)
+    if (condition) conditions.push({ at: { field: 'not' }, ...condition })
+  }
+  return conditions
+}
+
+/**
+ * The config with the rule's file conditions settled by `holds` (one outcome per condition), or
+ * null when a condition the rule needs fails: the rule cannot match in the file.
+ */
+function settledConfig(rule: CompiledRule, config: NapiConfig, holds: boolean[]): NapiConfig | null {
+  const needed = rule.fileConditions.some((condition, index) => condition.at.field !== 'not' && !holds[index])
+  if (needed) return null
+  let byOutcome = rule.settledConfigs.get(config)
+  if (!byOutcome) rule.settledConfigs.set(config, (byOutcome = new Map()))
+  const key = holds.map(Number).join('')
+  let settled = byOutcome.get(key)
+  if (!settled) {
+    const object = { ...(config.rule as Record<string, unknown>) }
+    rule.fileConditions.forEach((condition, index) => {
+      const climb = { kind: condition.kind, stopBy: 'end' }
+      if (condition.at.field === 'inside') object.inside = climb
+      else if (condition.at.field === 'all') {
+        const all = [...(object.all as unknown[])]
+        all[condition.at.index] = { inside: climb }
+        object.all = all
+      } else if (holds[index]) object.not = { inside: climb }
+      else delete object.not
+    })
+    settled = { ...config, rule: object as NapiConfig['rule'] }
+    byOutcome.set(key, settled)
+  }
+  return settled
 }
 
 /**
@@ -351,10 +439,36 @@ export class SastAnalyzer implements Analyzer {
     const hasKind = kindProbe(root)
     const matches: RawMatch[] = []
     const seenSpans = new Set<string>()
-    for (const { rule, kinds, config } of rules) {
+    const rootKind = rules.some(({ rule }) => rule.fileConditions.length > 0) ? root.kind() : null
+    const fileHolds = new Map<string, boolean | null>()
+    for (const candidate of rules) {
+      const { rule, kinds } = candidate
+      let { config } = candidate
       if (kinds && !kinds.every((clause) => clause.some(hasKind))) {
         this.metrics.ruleRunsSkipped++
         continue
+      }
+      if (config && rule.fileConditions.length > 0 && rule.fileConditions.every((condition) => condition.kind === rootKind)) {
+        const holds = rule.fileConditions.map((condition) => {
+          let answer = fileHolds.get(condition.key)
+          if (answer === undefined) {
+            try {
+              answer = root.matches(condition.test)
+            } catch {
+              // left to ast-grep, which reports the error with the rule's own config
+              answer = null
+            }
+            fileHolds.set(condition.key, answer)
+          }
+          return answer
+        })
+        if (holds.every((answer) => answer !== null)) {
+          config = settledConfig(rule, config, holds as boolean[])
+          if (config === null) {
+            this.metrics.ruleRunsSkipped++
+            continue
+          }
+        }
       }
       this.metrics.ruleRuns++
       if (config === null) {

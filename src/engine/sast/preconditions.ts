@@ -8,7 +8,8 @@
  * Sources of required words: pattern text outside metavariables (every pattern leaf matches
  * verbatim), `pattern: {context, selector}` (the selected node's text), mandatory literals of
  * `regex`, relational sub-rules (`has`, `inside`... need their node in the same file),
- * `matches` (through `utils`) and `constraints` on metavariables every match captures.
+ * `matches` (through `utils`) and `constraints` on metavariables every match captures (or every
+ * match through one branch of an `any`, for that branch).
  *
  * Mandatory regexes also give whole-file regex filters (regex-filter.ts: automata that read each
  * character once, never a backtracking RegExp), checked after the words.
@@ -44,6 +45,11 @@ interface Context {
   resolving: Set<string>
   /** Whole-file regex filters, collected where a regex is mandatory (null inside `any`). */
   filters: RegexFilter[] | null
+  /**
+   * While reading the rule itself (not its constraints or utilities): the rule's constraints, and
+   * the metavariables every match captures, whose constraints are required of the whole rule.
+   */
+  branchConstraints: { constraints: Record<string, unknown>; required: Set<string> } | null
 }
 
 export interface RuleParts {
@@ -75,7 +81,9 @@ export function ruleRegexFilters(parts: RuleParts): RegexFilter[] {
 export function ruleAlternativePreconditions(parts: RuleParts): Precondition[] | null {
   const alternatives = parts.rule.any
   if (!Array.isArray(alternatives)) return null
-  const context: Context = { language: parts.language ?? null, utils: parts.utils ?? {}, resolving: new Set(), filters: null }
+  // Without constraints: an alternative whose pattern matches a node but whose captures fail a
+  // constraint still takes that node from the alternatives after it, so it must stay.
+  const context: Context = { language: parts.language ?? null, utils: parts.utils ?? {}, resolving: new Set(), filters: null, branchConstraints: null }
   return alternatives.map((alternative) => simplify(ofRule(alternative, context)))
 }
 
@@ -91,11 +99,14 @@ export function ruleTextRequirements(parts: RuleParts): TextRequirements {
 
 function analyzeRule(parts: RuleParts): TextRequirements {
   const filters: RegexFilter[] = []
-  const context: Context = { language: parts.language ?? null, utils: parts.utils ?? {}, resolving: new Set(), filters }
+  const context: Context = { language: parts.language ?? null, utils: parts.utils ?? {}, resolving: new Set(), filters, branchConstraints: null }
+  const required = alwaysCaptured(parts.rule, context)
+  if (parts.constraints) context.branchConstraints = { constraints: parts.constraints, required }
   const clauses = ofRule(parts.rule, context)
+  context.branchConstraints = null
   for (const [name, constraint] of Object.entries(parts.constraints ?? {})) {
     // A constraint only filters matches that captured its metavariable.
-    if (alwaysCaptured(parts.rule, context).has(name)) clauses.push(...ofRule(constraint, context))
+    if (required.has(name)) clauses.push(...ofRule(constraint, context))
   }
   const unique = new Map(filters.map((filter) => [filter.key, filter]))
   return { clauses: simplify(clauses), filters: [...unique.values()] }
@@ -135,15 +146,18 @@ function ofRule(value: unknown, context: Context): Precondition {
           // A branch's regex is not mandatory for the rule.
           const filters = context.filters
           context.filters = null
-          clauses.push(...anyOf(child.map((item) => ofRule(item, context))))
+          clauses.push(...anyOf(child.map((item) => [...ofRule(item, context), ...branchConstraintClauses(item, context)])))
           context.filters = filters
         }
         break
       case 'matches':
         if (typeof child === 'string' && !context.resolving.has(child) && child in context.utils) {
+          const branchConstraints = context.branchConstraints
+          context.branchConstraints = null
           context.resolving.add(child)
           clauses.push(...ofRule(context.utils[child], context))
           context.resolving.delete(child)
+          context.branchConstraints = branchConstraints
         }
         break
       default:
@@ -244,6 +258,24 @@ function kindsOf(value: unknown, utils: Record<string, unknown>, resolving: Set<
         break
     }
   }
+  return clauses
+}
+
+/**
+ * What the constraints need of a match that went through this branch of an `any`: the
+ * metavariables the branch always captures stay captured in the match, so their constraints
+ * apply to it. Those every match captures are required of the whole rule already (analyzeRule),
+ * and would only crowd out the branch's own words when `anyOf` keeps one clause per branch.
+ */
+function branchConstraintClauses(branch: unknown, context: Context): Precondition {
+  const outer = context.branchConstraints
+  if (!outer) return []
+  const clauses: Precondition = []
+  context.branchConstraints = null
+  for (const name of alwaysCaptured(branch, context)) {
+    if (!outer.required.has(name) && name in outer.constraints) clauses.push(...ofRule(outer.constraints[name], context))
+  }
+  context.branchConstraints = outer
   return clauses
 }
 

@@ -8,17 +8,20 @@ import { ruleYaml } from './helpers.ts'
  * one native call runs for minutes, and no thread can interrupt it.
  */
 export const SLOW_MATCH = `
-  kind: identifier
-  inside:
-    stopBy: end
-    kind: program
-    has:
-      stopBy: end
-      kind: identifier
+  # in an any: the analyzer decides a rule's own condition on the whole program once per file, and
+  # leaves this one to ast-grep, for every identifier
+  any:
+    - kind: identifier
       inside:
         stopBy: end
         kind: program
-        has: { stopBy: end, kind: identifier, regex: '^zzz$' }`
+        has:
+          stopBy: end
+          kind: identifier
+          inside:
+            stopBy: end
+            kind: program
+            has: { stopBy: end, kind: identifier, regex: '^zzz$' }`
 export const SLOW_RULE = ruleYaml({ id: 'js.slow', language: 'javascript', message: 'slow', rule: SLOW_MATCH })
 export const EVAL_RULE = ruleYaml({ id: 'js.eval', language: 'javascript', rule: '\n  pattern: eval($X)', message: 'eval' })
 export const slowFile = () => `// zzz\n${Array.from({ length: 400 }, (_, index) => `a${index} = b${index} + c${index};`).join('\n')}\n`
