@@ -74,6 +74,26 @@ const SCANNER_LANGUAGE: Record<CodeLanguage, string> = {
   bash: 'Bash',
 }
 
+/** The extension the generated corpus gives each language's files. */
+const EXTENSION_OF: Record<CodeLanguage, string> = {
+  javascript: '.js',
+  typescript: '.ts',
+  tsx: '.tsx',
+  python: '.py',
+  java: '.java',
+  go: '.go',
+  kotlin: '.kt',
+  swift: '.swift',
+  c: '.c',
+  cpp: '.cpp',
+  csharp: '.cs',
+  rust: '.rs',
+  ruby: '.rb',
+  php: '.php',
+  scala: '.scala',
+  bash: '.sh',
+}
+
 /** Rule ids kept per file language (the scanner accepted them), as the phases read them. */
 type RulePlan = Partial<Record<CodeLanguage, string[]>>
 
@@ -200,9 +220,6 @@ function writeScannerRules(rulesDir: string, languages: readonly CodeLanguage[],
   return { plan, refused }
 }
 
-const EXTENSION_OF: Record<CodeLanguage, string> = Object.fromEntries(
-  CODE_LANGUAGES.map((language) => [language, { javascript: '.js', typescript: '.ts', tsx: '.tsx', python: '.py', java: '.java', go: '.go', kotlin: '.kt', swift: '.swift', c: '.c', cpp: '.cpp', csharp: '.cs', rust: '.rs', ruby: '.rb', php: '.php', scala: '.scala', bash: '.sh' }[language]]),
-) as Record<CodeLanguage, string>
 
 /** The scanner over one language's files (staged in their own folder), one thread. */
 function runScanner(rulesDir: string, folder: string, language: CodeLanguage, timeFile: string): { cpuMs: number; matches: string[] } {

@@ -150,19 +150,19 @@ function buildSchemas(z: typeof Zod.z) {
       confidence: true,
       remediation: true,
     })
-  return { ruleDocumentSchema, userRuleDocumentSchema }
+  return { builtin: ruleDocumentSchema, user: userRuleDocumentSchema }
 }
 
 type RuleSchemas = ReturnType<typeof buildSchemas>
 let schemas: RuleSchemas | undefined
 
 /** The schemas of a built-in rule document and of a user rule (ast-grep's own format accepted: buildSchemas). */
-export function ruleSchemas(): { builtin: RuleSchemas['ruleDocumentSchema']; user: RuleSchemas['userRuleDocumentSchema'] } {
+export function ruleSchemas(): RuleSchemas {
   schemas ??= buildSchemas((requireHere('zod') as typeof Zod).z)
-  return { builtin: schemas.ruleDocumentSchema, user: schemas.userRuleDocumentSchema }
+  return schemas
 }
 
-export type ParsedRuleDocument = Zod.z.infer<RuleSchemas['userRuleDocumentSchema']>
+export type ParsedRuleDocument = Zod.z.infer<RuleSchemas['user']>
 
 /**
  * What a user rule that says nothing of its impact is taken to mean: its severity (medium when

@@ -227,6 +227,36 @@ function fileConditionsOf(rule: Record<string, unknown>): FileCondition[] {
 }
 
 /**
+ * "Does the file's root satisfy this condition?", memoized per condition; null when the condition
+ * is not on the root's kind, or ast-grep refuses it (it then reports the error with the rule's
+ * own config).
+ */
+function fileConditionProbe(root: SgNode): (condition: FileCondition) => boolean | null {
+  let rootKind: string | undefined
+  const answers = new Map<string, boolean | null>()
+  return (condition) => {
+    rootKind ??= String(root.kind())
+    if (condition.kind !== rootKind) return null
+    let answer = answers.get(condition.key)
+    if (answer === undefined) {
+      try {
+        answer = root.matches(condition.test)
+      } catch {
+        answer = null
+      }
+      answers.set(condition.key, answer)
+    }
+    return answer
+  }
+}
+
+/** The config to run in this file: with its file conditions settled when all are decided, null when one it needs fails. */
+function settledForFile(rule: CompiledRule, config: NapiConfig, holdsInFile: (condition: FileCondition) => boolean | null): NapiConfig | null {
+  const holds = rule.fileConditions.map(holdsInFile)
+  return holds.every((answer) => answer !== null) ? settledConfig(rule, config, holds as boolean[]) : config
+}
+
+/**
  * The config with the rule's file conditions settled by `holds` (one outcome per condition), or
  * null when a condition the rule needs fails: the rule cannot match in the file.
  */
@@ -439,8 +469,7 @@ export class SastAnalyzer implements Analyzer {
     const hasKind = kindProbe(root)
     const matches: RawMatch[] = []
     const seenSpans = new Set<string>()
-    const rootKind = rules.some(({ rule }) => rule.fileConditions.length > 0) ? root.kind() : null
-    const fileHolds = new Map<string, boolean | null>()
+    const holdsInFile = fileConditionProbe(root)
     for (const candidate of rules) {
       const { rule, kinds } = candidate
       let { config } = candidate
@@ -448,26 +477,11 @@ export class SastAnalyzer implements Analyzer {
         this.metrics.ruleRunsSkipped++
         continue
       }
-      if (config && rule.fileConditions.length > 0 && rule.fileConditions.every((condition) => condition.kind === rootKind)) {
-        const holds = rule.fileConditions.map((condition) => {
-          let answer = fileHolds.get(condition.key)
-          if (answer === undefined) {
-            try {
-              answer = root.matches(condition.test)
-            } catch {
-              // left to ast-grep, which reports the error with the rule's own config
-              answer = null
-            }
-            fileHolds.set(condition.key, answer)
-          }
-          return answer
-        })
-        if (holds.every((answer) => answer !== null)) {
-          config = settledConfig(rule, config, holds as boolean[])
-          if (config === null) {
-            this.metrics.ruleRunsSkipped++
-            continue
-          }
+      if (config && rule.fileConditions.length > 0) {
+        config = settledForFile(rule, config, holdsInFile)
+        if (config === null) {
+          this.metrics.ruleRunsSkipped++
+          continue
         }
       }
       this.metrics.ruleRuns++
