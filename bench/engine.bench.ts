@@ -6,7 +6,9 @@
  * same files: parse-only time (read + select + one ast-grep parse per file) versus a full
  * scan: the CLI's default analysis (every built-in rule, secrets, data flow) with its worker
  * processes. Reports lines per second, the full/parse ratio, CPU time and peak memory (worker
- * processes included), and writes them to docs/benchmarks.md under `## Engine`.
+ * processes included), and writes them to docs/benchmarks.md under `## Engine`. On the generated
+ * corpus it also runs each analyzer alone in one process: the CPU each costs, which bounds how
+ * fast a scan on this many cores can be. Scans run the built engine (dist/), as the CLI does.
  *
  * Options: --lines <n> (default 1000000), --skip-node-modules, --no-write.
  */
@@ -16,11 +18,11 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { closeSharedAnalysisPool, scanDirectory } from '../src/engine/index.ts'
 import type { AnalyzerName } from '../src/engine/index.ts'
 import { DEFAULT_IGNORED_DIRS } from '../src/engine/scan/file-selection.ts'
 import { loadBuiltinRulesLeniently } from '../src/engine/rules/loader.ts'
 import { emptySastMetrics } from '../src/engine/sast/analyzer.ts'
+import { buildProject, builtEngine } from './lib/built-engine.ts'
 import { generateCorpus } from './lib/corpus-generator.ts'
 import { writeMarkdownSection } from './lib/markdown-section.ts'
 import { parseOnly } from './lib/parse-only.ts'
@@ -28,7 +30,7 @@ import { parseOnly } from './lib/parse-only.ts'
 /** The full analysis within twice the time of parsing the same files with the same parser. */
 const TARGET_RATIO = 2
 /** What `parapet scan` runs by default. */
-const FULL_ANALYSIS: AnalyzerName[] = ['sast', 'secrets', 'dataflow']
+const FULL_ANALYSIS = ['sast', 'secrets', 'dataflow'] as const satisfies readonly AnalyzerName[]
 const TARGET_LINES_PER_SECOND = 50_000
 const TARGET_PEAK_MIB = 1024
 /** How busy the shared machine was when the run started (the report gives it with the end's). */
@@ -58,7 +60,13 @@ interface Measurement {
   /** CPU time of every thread of the phase's process, for the scan and the 1-thread parse */
   scanCpuMs: number
   parseCpuMs: number
+  /** CPU time of each analyzer alone, and of all of them, in one process without workers (generated corpus only) */
+  stageCpuMs?: Record<Stage, number>
 }
+
+/** The analyzers measured alone, and `all` of them together, each in one process without workers. */
+const STAGES = [...FULL_ANALYSIS, 'all'] as const
+type Stage = (typeof STAGES)[number]
 
 const { values } = parseArgs({
   options: {
@@ -90,11 +98,15 @@ interface PhaseResult {
 async function runPhase(phase: string, dir: string, ignoredDirs: string[]): Promise<PhaseResult> {
   const metrics = emptySastMetrics()
   let result: Omit<PhaseResult, 'peakRssMiB' | 'metrics' | 'cpuMs'>
+  // loaded before the clock starts, as the sources were when this module loaded
+  const engine = phase === 'parse' || phase === 'parallel-parse' ? null : await builtEngine()
   const cpuBefore = process.cpuUsage()
-  if (phase === 'scan') {
-    const report = await scanDirectory(dir, { ignoredDirs, sastMetrics: metrics, workers: THREADS, analyzers: FULL_ANALYSIS })
+  if (engine) {
+    const stage = phase.startsWith('stage:') ? (phase.slice('stage:'.length) as Stage) : null
+    const options = stage === null ? { workers: THREADS, analyzers: [...FULL_ANALYSIS] } : { workers: 0, analyzers: stage === 'all' ? [...FULL_ANALYSIS] : [stage] }
+    const report = await engine.scanDirectory(dir, { ignoredDirs, sastMetrics: metrics, ...options })
     // The workers outlive a scan; ended (and waited for) here, their CPU time counts in the phase's.
-    await closeSharedAnalysisPool()
+    await engine.closeSharedAnalysisPool()
     result = { durationMs: report.durationMs, files: report.stats.filesScanned, lines: report.stats.linesScanned, findings: report.findings.length, skipped: report.stats.skipped }
   } else {
     const parsed = await parseOnly(dir, { ignoredDirs, concurrency: phase === 'parallel-parse' ? THREADS : 1 })
@@ -138,14 +150,17 @@ function phaseInChild(phase: string, dir: string, ignoredDirs: readonly string[]
   return { ...result, peakRssMiB: Math.max(result.peakRssMiB, peakKiB / 1024) }
 }
 
-async function measure(name: string, dir: string, ignoredDirs: readonly string[]): Promise<Measurement> {
+async function measure(name: string, dir: string, ignoredDirs: readonly string[], withStages = false): Promise<Measurement> {
   // A first pass warms the file cache for the measured runs.
   phaseInChild('parse', dir, ignoredDirs)
   const sequential = phaseInChild('parse', dir, ignoredDirs)
   const parallel = phaseInChild('parallel-parse', dir, ignoredDirs)
   const scan = phaseInChild('scan', dir, ignoredDirs)
   console.log(`${name}: parse ${Math.round(sequential.durationMs)} ms, parallel parse ${Math.round(parallel.durationMs)} ms, scan ${scan.durationMs} ms, scan peak ${Math.round(scan.peakRssMiB)} MiB`)
+  const stageCpuMs = withStages ? (Object.fromEntries(STAGES.map((stage) => [stage, phaseInChild(`stage:${stage}`, dir, ignoredDirs).cpuMs])) as Record<Stage, number>) : undefined
+  if (stageCpuMs) console.log(`${name}: CPU alone in one process: ${STAGES.map((stage) => `${stage} ${Math.round(stageCpuMs[stage])} ms`).join(', ')}`)
   return {
+    ...(stageCpuMs ? { stageCpuMs } : {}),
     name,
     files: scan.files,
     lines: scan.lines,
@@ -188,6 +203,19 @@ const WHERE_THE_TIME_GOES = [
   'processes rarely get two full cores, so the multi-process scan and both ratios move with what else runs.',
 ].join(' ')
 
+/**
+ * What each analyzer costs alone, and the bound it sets: a scan on N cores takes at least the
+ * CPU time of all the analyzers in one process divided by N.
+ */
+function stageParagraph(m: Measurement, stageCpuMs: Record<Stage, number>): string {
+  const times = (stage: Stage) => stageCpuMs[stage] / m.parseCpuMs
+  const floor = times('all') / THREADS
+  return [
+    `Where the CPU goes on the ${m.name}: each analyzer alone, in one process without worker processes (each parses what it reads), as a multiple of parse-only's CPU time on one thread: ${FULL_ANALYSIS.map((stage) => `${stage} ${times(stage).toFixed(2)}x`).join(', ')}; all three ${times('all').toFixed(2)}x (${formatNumber(stageCpuMs.all)} ms).`,
+    `On ${THREADS} cores a full scan cannot take less wall time than that divided by ${THREADS}: ${floor.toFixed(2)}x parse-only, however well its processes share the work; ${TARGET_RATIO}x needs the analyses to cost at most ${(TARGET_RATIO * THREADS).toFixed(0)}x parse-only's CPU time in all.`,
+  ].join(' ')
+}
+
 function formatNumber(value: number): string {
   return Math.round(value).toLocaleString('en-US')
 }
@@ -198,6 +226,7 @@ function row(m: Measurement): string {
 
 async function main(): Promise<void> {
   const targetLines = Number(values.lines)
+  buildProject()
   const rules = loadBuiltinRulesLeniently()
   const corpusDir = mkdtempSync(join(tmpdir(), 'parapet-bench-'))
   const measurements: Measurement[] = []
@@ -205,7 +234,7 @@ async function main(): Promise<void> {
     const generatedStarted = performance.now()
     const corpus = generateCorpus(corpusDir, targetLines)
     console.log(`generated ${formatNumber(corpus.lines)} lines in ${formatNumber(corpus.files)} files (${formatNumber(performance.now() - generatedStarted)} ms)`)
-    measurements.push(await measure('generated corpus (16 languages)', corpusDir, DEFAULT_IGNORED_DIRS))
+    measurements.push(await measure('generated corpus (16 languages)', corpusDir, DEFAULT_IGNORED_DIRS, true))
   } finally {
     rmSync(corpusDir, { recursive: true, force: true })
   }
@@ -244,7 +273,7 @@ async function main(): Promise<void> {
   const body = [
     `Measured with \`npm run bench:engine\` on ${new Date().toISOString().slice(0, 10)}: Node ${process.version}, ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${availableParallelism()} cores available (shared; 1-minute load average ${LOAD_AT_START.toFixed(1)} at the start and ${(loadavg()[0] ?? 0).toFixed(1)} at the end), ${rules.rules.length} built-in rules (sast) plus the secrets analyzer.`,
     '',
-    `Parse-only = the same file selection, each file read and parsed once by ast-grep, no rules: on one thread, and with ${THREADS} parses in flight (ast-grep's async parse on the libuv pool). Full scan = \`scanDirectory\` with the CLI's default analysis (${FULL_ANALYSIS.join(', ')}: every built-in rule, the secrets analyzer and the data-flow analysis; findings, suppression, fingerprints included) on ${THREADS} worker processes.`,
+    `Parse-only = the same file selection, each file read and parsed once by ast-grep, no rules: on one thread, and with ${THREADS} parses in flight (ast-grep's async parse on the libuv pool). Full scan = \`scanDirectory\` of the built engine (dist/, which the CLI runs) with the CLI's default analysis (${FULL_ANALYSIS.join(', ')}: every built-in rule, the secrets analyzer and the data-flow analysis; findings, suppression, fingerprints included) on ${THREADS} worker processes.`,
     '',
     '| Corpus | Files | Lines | Parse-only, 1 thread (ms) | Parse-only, parallel (ms) | Full scan (ms) | Full / parse (1 thread) | Full / parse (parallel) | Lines/s (full) | Findings |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -264,6 +293,7 @@ async function main(): Promise<void> {
     '',
     `Preconditions (words before parsing, node kinds after): ${formatNumber(total.ruleRunsSkipped)} rule runs avoided, ${formatNumber(total.ruleRuns)} run; ${formatNumber(total.filesParsed)} of ${formatNumber(total.files)} scanned files needed a parse; ${formatNumber(total.treesParsed)} syntax trees parsed in all (${(total.treesParsed / Math.max(1, total.files)).toFixed(2)} per scanned file).`,
     '',
+    ...measurements.flatMap((m) => (m.stageCpuMs ? [stageParagraph(m, m.stageCpuMs), ''] : [])),
     WHERE_THE_TIME_GOES,
     '',
     ...measurements.map((m) => `Skipped in ${m.name}: ${Object.entries(m.skipped).map(([reason, count]) => `${reason} ${formatNumber(count)}`).join(', ') || 'nothing'}.`),

@@ -29,6 +29,7 @@ import { dirname, extname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { DEFAULT_IGNORED_DIRS } from '../src/engine/scan/file-selection.ts'
+import { buildProject } from './lib/built-engine.ts'
 import { generateCorpus } from './lib/corpus-generator.ts'
 import { writeMarkdownSection } from './lib/markdown-section.ts'
 
@@ -218,7 +219,7 @@ async function main(): Promise<void> {
   addTarget('generated corpus, JS/TS files', 'JS/TS', generated, JS_EXTENSIONS)
 
   // bin/parapet.js runs dist/ only when it is current: build it, or the figures would be the sources' through tsx
-  if (spawnSync(process.execPath, [join(projectRoot, 'scripts', 'build.mjs'), '--quiet'], { stdio: 'inherit' }).status !== 0) throw new Error('npm run build failed')
+  buildProject()
 
   // CLI start to first file: from the spawn to the "analyzing N files" log line, on an empty folder
   // (the fixed start-up cost alone) as well as on each target below.
