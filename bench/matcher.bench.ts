@@ -17,6 +17,11 @@
  * loading left out. Parse-only: reading and one napi parse per file. Each side runs --runs times
  * (default 3), alternating, and the median is reported.
  *
+ * Then, once, where the engine's time in ast-grep goes: every napi call of the pattern analyzer
+ * timed, and each distinct rule config it passed timed again on a one-token tree of its language,
+ * where there is nothing to walk: that is the call's own cost (converting and compiling the
+ * rule), paid on every call because napi keeps no compiled rule.
+ *
  * Options: --lines <n> (default 300000), --runs <n>, --no-write.
  */
 import { spawnSync } from 'node:child_process'
@@ -26,6 +31,7 @@ import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { parse } from '@ast-grep/napi'
+import type { NapiConfig, SgNode } from '@ast-grep/napi'
 import { stringify } from 'yaml'
 import { CODE_LANGUAGES, ensureLanguagesRegistered, isCodeLanguage, languageFromPath, napiLanguage, ruleLanguagesFor } from '../src/engine/core/languages.ts'
 import type { CodeLanguage } from '../src/engine/core/languages.ts'
@@ -121,17 +127,24 @@ function cpuMs(since: NodeJS.CpuUsage): number {
   return (used.user + used.system) / 1000
 }
 
+type Phase = 'parapet' | 'parse' | 'calls'
+
+/** Per language: the pattern analyzer's napi matching calls, their time, and the part of it a call costs with no tree to walk. */
+type CallsOutput = Partial<Record<CodeLanguage, { calls: number; withoutMatch: number; callMs: number; fixedMs: number }>>
+
 /** Runs in a child process: the engine's pattern analyzer (or parsing alone) over each language's files. */
-async function runPhase(phase: 'parapet' | 'parse', dir: string, planPath: string): Promise<PhaseOutput> {
+async function runPhase(phase: Phase, dir: string, planPath: string): Promise<PhaseOutput | CallsOutput> {
   ensureLanguagesRegistered()
   const plan = JSON.parse(readFileSync(planPath, 'utf8')) as RulePlan
   const all = await loadBuiltinRules()
   const output: PhaseOutput = {}
+  const calls: CallsOutput = {}
   for (const [language, paths] of filesByLanguage(dir)) {
     const kept = new Set(plan[language] ?? [])
     if (kept.size === 0) continue
     const analyzer = new SastAnalyzer(all.filter((rule) => kept.has(rule.id)))
     const matches: string[] = []
+    const timer = phase === 'calls' ? timeFindAll() : null
     const started = process.cpuUsage()
     for (const path of paths) {
       const text = readFileSync(path, 'utf8')
@@ -143,17 +156,56 @@ async function runPhase(phase: 'parapet' | 'parse', dir: string, planPath: strin
       for (const finding of analyzer.analyze(file)) matches.push(`${finding.ruleId}@${language}|${finding.filePath}|${finding.lineNumber}:${finding.columnStart}`)
     }
     output[language] = { cpuMs: cpuMs(started), matches }
+    if (timer) calls[language] = timer.stop(language)
   }
-  return output
+  return phase === 'calls' ? calls : output
 }
 
-function phaseInChild(phase: 'parapet' | 'parse', dir: string, planPath: string): PhaseOutput {
+/**
+ * Times every SgNode.findAll call until stop(), by rule config; stop() then times each config
+ * once more on a one-token tree (the median of a few calls) and counts that cost per call made.
+ */
+function timeFindAll(): { stop(language: CodeLanguage): NonNullable<CallsOutput[CodeLanguage]> } {
+  const prototype = Object.getPrototypeOf(parse(napiLanguage('javascript'), '').root()) as SgNode
+  const original = prototype.findAll
+  const byConfig = new Map<NapiConfig, number>()
+  let calls = 0
+  let withoutMatch = 0
+  let callMs = 0
+  prototype.findAll = function (this: SgNode, matcher: string | number | NapiConfig) {
+    const started = performance.now()
+    const found = original.call(this, matcher as NapiConfig)
+    callMs += performance.now() - started
+    calls++
+    if (found.length === 0) withoutMatch++
+    if (typeof matcher === 'object') byConfig.set(matcher, (byConfig.get(matcher) ?? 0) + 1)
+    return found
+  } as SgNode['findAll']
+  return {
+    stop(language) {
+      prototype.findAll = original
+      const tiny = parse(napiLanguage(language), ' ').root()
+      let fixedMs = 0
+      for (const [config, count] of byConfig) {
+        const samples = [0, 1, 2, 3, 4].map(() => {
+          const started = performance.now()
+          tiny.findAll(config)
+          return performance.now() - started
+        })
+        fixedMs += median(samples) * count
+      }
+      return { calls, withoutMatch, callMs, fixedMs }
+    },
+  }
+}
+
+function phaseInChild<T = PhaseOutput>(phase: Phase, dir: string, planPath: string): T {
   const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--phase', phase, '--dir', dir, '--rules', planPath], {
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
   })
   if (child.status !== 0) throw new Error(`phase ${phase} failed: ${child.stderr}`)
-  return JSON.parse(child.stdout.trim().split('\n').pop() ?? '') as PhaseOutput
+  return JSON.parse(child.stdout.trim().split('\n').pop() ?? '') as T
 }
 
 /** The native binary of the platform package: the package's own `bin` is a Node shim until its install script runs. */
@@ -237,12 +289,27 @@ function runScanner(rulesDir: string, folder: string, language: CodeLanguage, ti
   return { cpuMs: ((user ?? 0) + (sys ?? 0)) * 1000, matches }
 }
 
+/** Where the engine's time in ast-grep goes: the share of its napi calls' time that is the call itself, paid with nothing to walk. */
+function callsParagraph(languages: readonly CodeLanguage[], calls: CallsOutput): string {
+  const share = (costs: { callMs: number; fixedMs: number }) => `${((100 * costs.fixedMs) / Math.max(costs.callMs, 1e-9)).toFixed(0)}%`
+  const measured = languages.flatMap((language) => {
+    const costs = calls[language]
+    return costs && costs.calls > 0 ? [{ language, ...costs }] : []
+  })
+  const total = measured.reduce((sum, costs) => ({ calls: sum.calls + costs.calls, withoutMatch: sum.withoutMatch + costs.withoutMatch, callMs: sum.callMs + costs.callMs, fixedMs: sum.fixedMs + costs.fixedMs }), { calls: 0, withoutMatch: 0, callMs: 0, fixedMs: 0 })
+  return [
+    `Where the engine's time in ast-grep goes (one more run, every napi matching call timed): ${formatNumber(total.calls)} calls, ${formatNumber(total.withoutMatch)} of them finding nothing, took ${formatNumber(total.callMs)} ms;`,
+    `the same rule configs called on a one-token tree, where there is nothing to walk (converting and compiling the rule, which napi does on every call and keeps nothing of), account for ${formatNumber(total.fixedMs)} ms of it (${share(total)}).`,
+    `By language: ${measured.map((costs) => `${costs.language} ${share(costs)}`).join(', ')}.`,
+  ].join(' ')
+}
+
 const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)] ?? 0
 const formatNumber = (value: number) => Math.round(value).toLocaleString('en-US')
 
 async function main(): Promise<void> {
   if (values.phase) {
-    console.log(JSON.stringify(await runPhase(values.phase as 'parapet' | 'parse', values.dir ?? '', values.rules ?? '')))
+    console.log(JSON.stringify(await runPhase(values.phase as Phase, values.dir ?? '', values.rules ?? '')))
     return
   }
   scannerPath = ensureScanner()
@@ -293,6 +360,7 @@ async function main(): Promise<void> {
       parseOnly.push(phaseInChild('parse', corpusDir, planPath))
       console.error(`run ${run + 1}/${runs} done`)
     }
+    const calls = phaseInChild<CallsOutput>('calls', corpusDir, planPath)
 
     const rows: string[] = []
     let totals = { parse: 0, scanner: 0, parapet: 0, rules: 0, files: 0, lines: 0, differences: 0 }
@@ -329,6 +397,8 @@ async function main(): Promise<void> {
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
       ...rows,
       `| total | ${formatNumber(totals.files)} | ${formatNumber(totals.lines)} | ${totals.rules} | | ${totals.differences} | ${formatNumber(totals.parse)} | ${formatNumber(totals.scanner)} | ${formatNumber(totals.parapet)} | ${(totals.scanner / totals.parse).toFixed(2)}x | ${(totals.parapet / totals.parse).toFixed(2)}x | ${(totals.parapet / totals.scanner).toFixed(2)}x |`,
+      '',
+      callsParagraph(languages, calls),
     ].join('\n')
     console.log(body)
     if (!values['no-write']) writeMarkdownSection(fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url)), 'Pattern matcher', body)
