@@ -130,7 +130,7 @@ function cpuMs(since: NodeJS.CpuUsage): number {
 type Phase = 'parapet' | 'parse' | 'calls'
 
 /** Per language: the pattern analyzer's napi matching calls, their time, and the part of it a call costs with no tree to walk. */
-type CallsOutput = Partial<Record<CodeLanguage, { calls: number; withoutMatch: number; callMs: number; fixedMs: number }>>
+type CallsOutput = Partial<Record<CodeLanguage, { calls: number; withoutMatch: number; callMs: number; fixedMs: number; fixedWithoutRegexesMs: number }>>
 
 /** Runs in a child process: the engine's pattern analyzer (or parsing alone) over each language's files. */
 async function runPhase(phase: Phase, dir: string, planPath: string): Promise<PhaseOutput | CallsOutput> {
@@ -163,7 +163,9 @@ async function runPhase(phase: Phase, dir: string, planPath: string): Promise<Ph
 
 /**
  * Times every SgNode.findAll call until stop(), by rule config; stop() then times each config
- * once more on a one-token tree (the median of a few calls) and counts that cost per call made.
+ * once more on a one-token tree (the median of a few calls) and counts that cost per call made,
+ * and the same with every regex of the config replaced by a one-letter one: what is left when
+ * ast-grep has no regex to compile.
  */
 function timeFindAll(): { stop(language: CodeLanguage): NonNullable<CallsOutput[CodeLanguage]> } {
   const prototype = Object.getPrototypeOf(parse(napiLanguage('javascript'), '').root()) as SgNode
@@ -185,18 +187,30 @@ function timeFindAll(): { stop(language: CodeLanguage): NonNullable<CallsOutput[
     stop(language) {
       prototype.findAll = original
       const tiny = parse(napiLanguage(language), ' ').root()
+      const fixedCost = (config: NapiConfig) =>
+        median(
+          [0, 1, 2, 3, 4].map(() => {
+            const started = performance.now()
+            tiny.findAll(config)
+            return performance.now() - started
+          }),
+        )
       let fixedMs = 0
+      let fixedWithoutRegexesMs = 0
       for (const [config, count] of byConfig) {
-        const samples = [0, 1, 2, 3, 4].map(() => {
-          const started = performance.now()
-          tiny.findAll(config)
-          return performance.now() - started
-        })
-        fixedMs += median(samples) * count
+        fixedMs += fixedCost(config) * count
+        fixedWithoutRegexesMs += fixedCost(withTrivialRegexes(config)) * count
       }
-      return { calls, withoutMatch, callMs, fixedMs }
+      return { calls, withoutMatch, callMs, fixedMs, fixedWithoutRegexesMs }
     },
   }
+}
+
+/** A copy of a rule config with every `regex` one that costs nothing to compile. */
+function withTrivialRegexes<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((item) => withTrivialRegexes(item)) as T
+  if (typeof value !== 'object' || value === null) return value
+  return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, key === 'regex' && typeof child === 'string' ? 'a' : withTrivialRegexes(child)])) as T
 }
 
 function phaseInChild<T = PhaseOutput>(phase: Phase, dir: string, planPath: string): T {
@@ -296,10 +310,14 @@ function callsParagraph(languages: readonly CodeLanguage[], calls: CallsOutput):
     const costs = calls[language]
     return costs && costs.calls > 0 ? [{ language, ...costs }] : []
   })
-  const total = measured.reduce((sum, costs) => ({ calls: sum.calls + costs.calls, withoutMatch: sum.withoutMatch + costs.withoutMatch, callMs: sum.callMs + costs.callMs, fixedMs: sum.fixedMs + costs.fixedMs }), { calls: 0, withoutMatch: 0, callMs: 0, fixedMs: 0 })
+  const total = measured.reduce(
+    (sum, costs) => ({ calls: sum.calls + costs.calls, withoutMatch: sum.withoutMatch + costs.withoutMatch, callMs: sum.callMs + costs.callMs, fixedMs: sum.fixedMs + costs.fixedMs, fixedWithoutRegexesMs: sum.fixedWithoutRegexesMs + costs.fixedWithoutRegexesMs }),
+    { calls: 0, withoutMatch: 0, callMs: 0, fixedMs: 0, fixedWithoutRegexesMs: 0 },
+  )
   return [
     `Where the engine's time in ast-grep goes (one more run, every napi matching call timed): ${formatNumber(total.calls)} calls, ${formatNumber(total.withoutMatch)} of them finding nothing, took ${formatNumber(total.callMs)} ms;`,
-    `the same rule configs called on a one-token tree, where there is nothing to walk (converting and compiling the rule, which napi does on every call and keeps nothing of), account for ${formatNumber(total.fixedMs)} ms of it (${share(total)}).`,
+    `the same rule configs called on a one-token tree, where there is nothing to walk (converting and compiling the rule, which napi does on every call and keeps nothing of), account for ${formatNumber(total.fixedMs)} ms of it (${share(total)}),`,
+    `and ${formatNumber(total.fixedMs - total.fixedWithoutRegexesMs)} ms of those (${((100 * (total.fixedMs - total.fixedWithoutRegexesMs)) / Math.max(total.callMs, 1e-9)).toFixed(0)}% of the calls' time) is compiling the rules' regexes (the same configs with one-letter regexes take the rest).`,
     `By language: ${measured.map((costs) => `${costs.language} ${share(costs)}`).join(', ')}.`,
   ].join(' ')
 }
