@@ -190,7 +190,7 @@ const WHERE_THE_TIME_GOES = [
   'the rest walking the trees (`## Pattern matcher`). So the engine calls it as rarely and with configs as small as it can (precondition words in one pass per file,',
   'node-kind checks after parsing, per-file narrowing of a rule\'s alternatives to those whose words the file holds, rule files',
   'ordered so cheap checks run first). ast-grep\'s own command-line scanner compiles each rule once but runs every rule on every',
-  'file: with the same rules it takes about twice the engine\'s CPU time. The',
+  'file: with the same rules it takes two to three times the engine\'s CPU time. The',
   'data-flow analysis is the rest, and on large JavaScript trees most of it. Over this node_modules in one process (load 7 to 15) it',
   'took 584 s and 321 s of CPU before two fixes: library mode compared every source with every package folder for every package',
   '(338 s; now grouped once: 164 s of CPU left) and recheck judged each regex run on a function parameter (now only runs a source',
