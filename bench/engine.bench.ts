@@ -186,8 +186,8 @@ async function measure(name: string, dir: string, ignoredDirs: readonly string[]
  */
 const WHERE_THE_TIME_GOES = [
   'Where the time goes: in the pattern rules, ast-grep\'s napi binding converts and compiles a rule on every call and keeps nothing',
-  'of it; that per-call cost is about half the time the engine spends in its calls, two thirds of it compiling the rules\' regexes,',
-  'the rest walking the trees (`## Pattern matcher`). So the engine calls it as rarely and with configs as small as it can (precondition words in one pass per file,',
+  'of it; that per-call cost is about half the time the engine spends in its calls (two thirds of it compiling the rules\' regexes),',
+  'the other half is walking the trees (`## Pattern matcher`). So the engine calls it as rarely and with configs as small as it can (precondition words in one pass per file,',
   'node-kind checks after parsing, per-file narrowing of a rule\'s alternatives to those whose words the file holds, rule files',
   'ordered so cheap checks run first). ast-grep\'s own command-line scanner compiles each rule once but runs every rule on every',
   'file: with the same rules it takes two to three times the engine\'s CPU time. The',
