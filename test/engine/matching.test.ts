@@ -141,6 +141,22 @@ describe('matching', () => {
     expect(metrics).toMatchObject({ ruleRuns: 2, ruleRunsSkipped: 1, ruleErrors: 0 })
   })
 
+  it('holds a metavariable listed as exact texts to exactly those texts, escaped dots included', async () => {
+    const rules = parseRulesText(
+      ruleYaml({
+        id: 'r.shell-call',
+        rule: '\n  pattern: $F($CMD)',
+        constraints: "\n  F: { regex: '^(os\\.popen|subprocess\\.getoutput|popen)$' }",
+        message: '$F runs $CMD',
+      }),
+    )
+    const text = ['os.popen(a)', 'os_popen(b)', 'subprocess.getoutput(c)', 'subprocess.getoutput_all(d)', 'popen(e)', 'xpopen(f)', 'popen2(g)', ''].join('\n')
+    const metrics = emptySastMetrics()
+    const { findings } = await scanSources([source('run.py', text)], { ...sastOnly, extraRules: rules, sastMetrics: metrics })
+    expect(findings.map((finding) => `${finding.lineNumber} ${finding.description}`)).toEqual(['1 os.popen runs a', '3 subprocess.getoutput runs c', '5 popen runs e'])
+    expect(metrics.ruleErrors).toBe(0)
+  })
+
   it('decides a condition on the whole file once: a rule needing what the file lacks does not run, one excluding it does', async () => {
     // words and kinds cannot tell: both files say import, both have a module
     const imports = "{ kind: module, stopBy: end, regex: '^import' }"

@@ -52,6 +52,57 @@ interface CompiledRule {
   fileConditions: FileCondition[]
   /** Configs with those conditions settled for a file, by the narrowed config and the outcomes. */
   settledConfigs: Map<NapiConfig, Map<string, NapiConfig>>
+  /** Constraints that list a metavariable's possible texts, checked on ast-grep's matches (textChoicesOf). */
+  choices: TextChoice[]
+}
+
+/**
+ * A constraint that only lists the texts a metavariable may have (`regex: ^(query|execute)$`).
+ * The analyzer checks it on ast-grep's matches instead of leaving it in the config: napi compiles
+ * every regex of a config on every call, and such a regex often took longer to compile than the
+ * rest of its rule. The matches are the same: ast-grep checks constraints only once a node matched
+ * the rule (its RuleCore::do_match, not while `any` picks an alternative), on the metavariables the
+ * match bound; an unbound one passes.
+ */
+interface TextChoice {
+  name: string
+  texts: ReadonlySet<string>
+}
+
+/** `^name$` or `^(a|b|c)$` (`(?:` too): word characters, `!`, and escaped `.` or `$`. */
+const TEXT_CHOICE = /^\^(?:\((?:\?:)?((?:[\w!]|\\[.$])+(?:\|(?:[\w!]|\\[.$])+)*)\)|((?:[\w!]|\\[.$])+))\$$/
+
+/** The rule's constraints that are text choices (a lone `regex` of the TEXT_CHOICE form). */
+function textChoicesOf(doc: RuleDocument): TextChoice[] {
+  const choices: TextChoice[] = []
+  for (const [name, constraint] of Object.entries(doc.constraints ?? {})) {
+    const regex = (constraint as Record<string, unknown>).regex
+    if (typeof regex !== 'string' || Object.keys(constraint as object).length !== 1) continue
+    const match = TEXT_CHOICE.exec(regex)
+    if (!match) continue
+    const texts = (match[1] ?? match[2] ?? '').split('|').map((text) => text.replace(/\\([.$])/g, '$1'))
+    choices.push({ name, texts: new Set(texts) })
+  }
+  return choices
+}
+
+/** The config without the constraints `choices` holds (the analyzer checks those itself). */
+function withoutTextChoices(config: NapiConfig, choices: readonly TextChoice[]): NapiConfig {
+  const constraints = config.constraints as Record<string, unknown> | undefined
+  if (!constraints || choices.length === 0) return config
+  const kept = Object.entries(constraints).filter(([name]) => !choices.some((choice) => choice.name === name))
+  const pruned: NapiConfig = { ...config }
+  if (kept.length === 0) delete pruned.constraints
+  else pruned.constraints = Object.fromEntries(kept) as NapiConfig['constraints']
+  return pruned
+}
+
+/** Whether a match's bound metavariables have texts their choices allow (as ast-grep's constraints would). */
+function satisfiesChoices(node: SgNode, choices: readonly TextChoice[]): boolean {
+  return choices.every((choice) => {
+    const bound = node.getMatch(choice.name)
+    return bound === null || choice.texts.has(bound.text())
+  })
 }
 
 /**
@@ -119,8 +170,8 @@ export interface SastOptions {
  * compiles every utility, used or not, for every file it matches), with the cheapest equivalent
  * form of each regex (ascii-regex.ts; each form is checked to compile there).
  */
-function matchConfig(doc: RuleDocument): NapiConfig {
-  return withAsciiRegexes(withoutUnusedUtils(napiConfigOf(doc)))
+function matchConfig(doc: RuleDocument, choices: readonly TextChoice[]): NapiConfig {
+  return withAsciiRegexes(withoutUnusedUtils(withoutTextChoices(napiConfigOf(doc), choices)))
 }
 
 /** The config without `utils` entries that neither the rule, the constraints nor a used utility reference. */
@@ -169,6 +220,7 @@ function compile(doc: RuleDocument): CompiledRule {
       narrowedConfigs: new Map(),
       fileConditions: [],
       settledConfigs: new Map(),
+      choices: [],
     }
   }
   const parts: RuleParts = {
@@ -178,10 +230,11 @@ function compile(doc: RuleDocument): CompiledRule {
     ...(isCodeLanguage(doc.language) ? { language: doc.language } : {}),
   }
   const { clauses, filters } = ruleTextRequirements(parts)
+  const choices = textChoicesOf(doc)
   return {
     doc,
     severity: doc.severity as Severity,
-    config: matchConfig(doc),
+    config: matchConfig(doc, choices),
     formula: null,
     precondition: clauses,
     filters,
@@ -189,6 +242,7 @@ function compile(doc: RuleDocument): CompiledRule {
     narrowedConfigs: new Map(),
     fileConditions: fileConditionsOf(doc.rule),
     settledConfigs: new Map(),
+    choices,
   }
 }
 
@@ -297,7 +351,7 @@ function narrowedConfig(rule: CompiledRule, kept: number[]): NapiConfig {
   const key = kept.join(',')
   let config = rule.narrowedConfigs.get(key)
   if (!config) {
-    const full = napiConfigOf(rule.doc)
+    const full = withoutTextChoices(napiConfigOf(rule.doc), rule.choices)
     const alternatives = full.rule.any as unknown[]
     const narrowed: NapiConfig = { ...full, rule: { ...full.rule, any: kept.map((index) => alternatives[index]) } as NapiConfig['rule'] }
     config = withAsciiRegexes(withoutUnusedUtils(withoutUncapturedConstraints(withoutUnusedUtils(narrowed))))
@@ -498,6 +552,7 @@ export class SastAnalyzer implements Analyzer {
         continue
       }
       for (const node of nodes) {
+        if (rule.choices.length > 0 && !satisfiesChoices(node, rule.choices)) continue
         const range = node.range()
         const key = `${rule.doc.id}\u0000${range.start.index}\u0000${range.end.index}`
         if (seenSpans.has(key)) continue // same rule, same span: one finding
