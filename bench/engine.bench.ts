@@ -186,8 +186,8 @@ async function measure(name: string, dir: string, ignoredDirs: readonly string[]
  */
 const WHERE_THE_TIME_GOES = [
   'Where the time goes: in the pattern rules, ast-grep\'s napi binding converts and compiles a rule on every call and keeps nothing',
-  'of it; that per-call cost is about half the time the engine spends in its calls (two thirds of it compiling the rules\' regexes),',
-  'the other half is walking the trees (`## Pattern matcher`). So the engine calls it as rarely and with configs as small as it can (precondition words in one pass per file,',
+  'of it; that per-call cost is over 40% of the time the engine spends in its calls (two thirds of it compiling the rules\' regexes),',
+  'the rest is walking the trees (`## Pattern matcher`). So the engine calls it as rarely and with configs as small as it can (precondition words in one pass per file,',
   'node-kind checks after parsing, per-file narrowing of a rule\'s alternatives to those whose words the file holds, rule files',
   'ordered so cheap checks run first). ast-grep\'s own command-line scanner compiles each rule once but runs every rule on every',
   'file: with the same rules it takes two to three times the engine\'s CPU time. The',
@@ -204,15 +204,16 @@ const WHERE_THE_TIME_GOES = [
 ].join(' ')
 
 /**
- * What each analyzer costs alone, and the bound it sets: a scan on N cores takes at least the
- * CPU time of all the analyzers in one process divided by N.
+ * What each analyzer costs alone, and what the target asks: a scan on N cores takes at least its
+ * own CPU time divided by N, so 2x parse-only's wall time needs the whole analysis within 2N times
+ * parse-only's CPU time. (The analyzers run together in one process are not that bound: a scan
+ * on worker processes can spend less CPU than they do, with smaller heaps to collect.)
  */
 function stageParagraph(m: Measurement, stageCpuMs: Record<Stage, number>): string {
   const times = (stage: Stage) => stageCpuMs[stage] / m.parseCpuMs
-  const floor = times('all') / THREADS
   return [
     `Where the CPU goes on the ${m.name}: each analyzer alone, in one process without worker processes (each parses what it reads), as a multiple of parse-only's CPU time on one thread: ${FULL_ANALYSIS.map((stage) => `${stage} ${times(stage).toFixed(2)}x`).join(', ')}; all three ${times('all').toFixed(2)}x (${formatNumber(stageCpuMs.all)} ms).`,
-    `On ${THREADS} cores a full scan cannot take less wall time than that divided by ${THREADS}: ${floor.toFixed(2)}x parse-only, however well its processes share the work; ${TARGET_RATIO}x needs the analyses to cost at most ${(TARGET_RATIO * THREADS).toFixed(0)}x parse-only's CPU time in all.`,
+    `The full scan on ${THREADS} worker processes used ${(m.scanCpuMs / m.parseCpuMs).toFixed(2)}x. A scan on ${THREADS} cores takes at least its CPU time divided by ${THREADS}, however well its processes share the work, so ${TARGET_RATIO}x needs the analyses to cost at most ${(TARGET_RATIO * THREADS).toFixed(0)}x parse-only's CPU time in all.`,
   ].join(' ')
 }
 
@@ -280,7 +281,7 @@ async function main(): Promise<void> {
     ...measurements.map(row),
     row(total),
     '',
-    `CPU time of the measuring process and the worker processes it waited for (startup included): ${measurements.map((m) => `${m.name} ${formatNumber(m.scanCpuMs)} ms for the full scan against ${formatNumber(m.parseCpuMs)} ms for parse-only on one thread (${(m.scanCpuMs / m.parseCpuMs).toFixed(2)}x)`).join('; ')}; total ${(total.scanCpuMs / total.parseCpuMs).toFixed(2)}x. Two busy processes each run slower here than one alone, so the same scan in one process takes less CPU time than this.`,
+    `CPU time of the measuring process and the worker processes it waited for (startup included): ${measurements.map((m) => `${m.name} ${formatNumber(m.scanCpuMs)} ms for the full scan against ${formatNumber(m.parseCpuMs)} ms for parse-only on one thread (${(m.scanCpuMs / m.parseCpuMs).toFixed(2)}x)`).join('; ')}; total ${(total.scanCpuMs / total.parseCpuMs).toFixed(2)}x. Two busy processes each run slower here than one alone, while one process holding every analysis's data has a larger heap to collect: the same analyses in one process (below) can take more CPU time or less.`,
     '',
     `Peak memory of a full scan (RSS high-water mark of the largest process: the scanning process or one of its workers): ${formatNumber(peakMiB)} MiB (parse-only runs: ${formatNumber(total.parsePeakMiB)} MiB). Each phase runs in its own process. The high-water mark follows when V8 collects garbage more than the code: five data-flow runs over this node_modules with builds that report the same findings peaked at 3.4 to 4.9 GiB.`,
     '',
