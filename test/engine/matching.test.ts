@@ -157,6 +157,44 @@ describe('matching', () => {
     expect(metrics.ruleErrors).toBe(0)
   })
 
+  it('checks constraints on what a rule matched: around the captured node, inside it, and for one match or many in a file', async () => {
+    const rules = parseRulesText(
+      [
+        ruleYaml({
+          id: 'r.eval-in-untrusted',
+          rule: '\n  pattern: eval($X)',
+          constraints: "\n  X: { inside: { stopBy: end, kind: function_definition, regex: 'untrusted' } }",
+        }),
+        ruleYaml({
+          id: 'r.eval-built-command',
+          rule: '\n  pattern: eval($X)',
+          constraints: "\n  X: { kind: binary_operator, has: { kind: string, regex: 'cmd' } }",
+        }),
+      ].join('\n---\n'),
+    )
+    // one asks ast-grep about one match, two about another, many about several (one call for the file)
+    const one = ['def untrusted_view(code):', '    eval(code)', 'def view(code):', '    eval(("cmd") + code)', ''].join('\n')
+    const two = ['eval("cmd " + code)', ''].join('\n')
+    const many = ['eval("cmd " + a)', 'eval("sh " + b)', 'eval(c + "cmd")', 'eval(d + e)', 'eval("cmd")', 'eval("run " + "cmd " + f)', ''].join('\n')
+    const metrics = emptySastMetrics()
+    const files = [source('one.py', one), source('two.py', two), source('many.py', many)]
+    const { findings } = await scanSources(files, { ...sastOnly, extraRules: rules, sastMetrics: metrics })
+    expect(findings.map((finding) => `${finding.ruleId} ${finding.filePath}:${finding.lineNumber}`).sort()).toEqual([
+      'r.eval-built-command many.py:1',
+      'r.eval-built-command many.py:3',
+      'r.eval-built-command two.py:1',
+      'r.eval-in-untrusted one.py:2',
+    ])
+    expect(metrics.ruleErrors).toBe(0)
+  })
+
+  it("ties a constraint's pattern to the match's own captures", async () => {
+    const rules = parseRulesText(ruleYaml({ id: 'r.increment', rule: '\n  pattern: $A = $B', constraints: '\n  B: { pattern: $A + 1 }' }))
+    const files = [source('count.py', ['x = x + 1', 'x = y + 1', 'y = y + 2', ''].join('\n')), source('alone.py', 'z = w + 1\n')]
+    const { findings } = await scanSources(files, { ...sastOnly, extraRules: rules })
+    expect(findings.map((finding) => `${finding.filePath}:${finding.lineNumber}`)).toEqual(['count.py:1'])
+  })
+
   it('decides a condition on the whole file once: a rule needing what the file lacks does not run, one excluding it does', async () => {
     // words and kinds cannot tell: both files say import, both have a module
     const imports = "{ kind: module, stopBy: end, regex: '^import' }"

@@ -19,10 +19,10 @@ import type { Analyzer } from '../core/analyzer.ts'
 import { modelName } from '../core/analyzer.ts'
 import { CODE_LANGUAGES, isCodeLanguage, isLanguageAvailable, napiLanguage, ruleLanguagesFor } from '../core/languages.ts'
 import type { CodeLanguage, FileLanguage } from '../core/languages.ts'
-import { TextProbe, ruleAlternativePreconditions, ruleKindPrecondition, ruleTextRequirements } from './preconditions.ts'
+import { TextProbe, nodeTextRequirements, ruleAlternativePreconditions, ruleKindPrecondition, ruleTextRequirements } from './preconditions.ts'
 import type { RegexFilter } from '../text/regex-filter.ts'
 import { WordScanner } from '../text/word-scanner.ts'
-import type { Precondition, RuleParts } from './preconditions.ts'
+import type { Precondition, RuleParts, TextRequirements } from './preconditions.ts'
 import { napiConfigOf } from '../rules/loader.ts'
 import { withAsciiRegexes } from '../text/ascii-regex.ts'
 import { buildFinding, fingerprintOf, normalizeMatchedText, occurrenceIndexes, quoteCode } from '../core/findings.ts'
@@ -52,57 +52,212 @@ interface CompiledRule {
   fileConditions: FileCondition[]
   /** Configs with those conditions settled for a file, by the narrowed config and the outcomes. */
   settledConfigs: Map<NapiConfig, Map<string, NapiConfig>>
-  /** Constraints that list a metavariable's possible texts, checked on ast-grep's matches (textChoicesOf). */
-  choices: TextChoice[]
+  /** Constraints checked on ast-grep's matches rather than compiled into each call (deferredConstraintsOf). */
+  deferred: DeferredConstraint[]
+  /** Configs with the deferred constraints that read the tree put back, by the config they extend (restoredConfig). */
+  restoredConfigs: Map<NapiConfig, NapiConfig>
 }
 
 /**
- * A constraint that only lists the texts a metavariable may have (`regex: ^(query|execute)$`).
- * The analyzer checks it on ast-grep's matches instead of leaving it in the config: napi compiles
- * every regex of a config on every call, and such a regex often took longer to compile than the
- * rest of its rule. The matches are the same: ast-grep checks constraints only once a node matched
- * the rule (its RuleCore::do_match, not while `any` picks an alternative), on the metavariables the
- * match bound; an unbound one passes.
+ * A constraint the analyzer checks on ast-grep's matches instead of leaving it in the config:
+ * napi compiles every regex and utility of a config on every call, and the constraints with the
+ * utilities only they use were most of what some rules compiled, file after file. The matches
+ * are the same: ast-grep checks constraints only once a node matched the rule (its
+ * RuleCore::do_match, not while `any` picks an alternative), on the metavariables the match bound
+ * to one node (an unbound one passes), each constraint on that node alone. Constraints whose
+ * patterns name metavariables stay in the config: ast-grep matches those against the match's
+ * own captures, which a separate check would not see.
  */
-interface TextChoice {
+interface DeferredConstraint {
   name: string
-  texts: ReadonlySet<string>
+  /** The texts it allows, when it only lists them (`regex: ^(query|execute)$`): decided here. */
+  texts: ReadonlySet<string> | null
+  /** What the bound node's text must hold for ast-grep to say yes (its words and regex filters). */
+  requirements: TextRequirements
+  /** The constraint as a config of its own, with the utilities it uses, for ast-grep to decide. */
+  config: NapiConfig
+  /** ast-grep's answers by text, when the constraint reads only the node's text (a lone `regex`). */
+  verdicts: Map<string, boolean> | null
+  /**
+   * The kinds the bound node must have (null when any kind may do): left in the config in place of
+   * the constraint, where ast-grep checks them at no compiling cost, so matches with other kinds
+   * never reach the analyzer.
+   */
+  kinds: ReadonlySet<string> | null
 }
 
 /** `^name$` or `^(a|b|c)$` (`(?:` too): word characters, `!`, and escaped `.` or `$`. */
 const TEXT_CHOICE = /^\^(?:\((?:\?:)?((?:[\w!]|\\[.$])+(?:\|(?:[\w!]|\\[.$])+)*)\)|((?:[\w!]|\\[.$])+))\$$/
 
-/** The rule's constraints that are text choices (a lone `regex` of the TEXT_CHOICE form). */
-function textChoicesOf(doc: RuleDocument): TextChoice[] {
-  const choices: TextChoice[] = []
+/** Verdicts kept per constraint, and the longest text kept: enough for the names and short expressions they see. */
+const MAX_VERDICTS = 1024
+const MAX_VERDICT_TEXT = 128
+
+/** The rule's constraints that can be checked on its matches, those listing texts first. */
+function deferredConstraintsOf(doc: RuleDocument): DeferredConstraint[] {
+  const utils = (doc.utils ?? {}) as Record<string, unknown>
+  const language = isCodeLanguage(doc.language) ? doc.language : undefined
+  const deferred: DeferredConstraint[] = []
   for (const [name, constraint] of Object.entries(doc.constraints ?? {})) {
+    if (typeof constraint !== 'object' || constraint === null) continue
+    const config = withAsciiRegexes(withoutUnusedUtils({ rule: constraint, ...(doc.utils ? { utils } : {}) } as NapiConfig))
+    if (namesMetavariables(config)) continue
     const regex = (constraint as Record<string, unknown>).regex
-    if (typeof regex !== 'string' || Object.keys(constraint as object).length !== 1) continue
-    const match = TEXT_CHOICE.exec(regex)
-    if (!match) continue
-    const texts = (match[1] ?? match[2] ?? '').split('|').map((text) => text.replace(/\\([.$])/g, '$1'))
-    choices.push({ name, texts: new Set(texts) })
+    const loneRegex = typeof regex === 'string' && Object.keys(constraint).length === 1
+    deferred.push({
+      name,
+      texts: loneRegex ? textChoices(regex) : null,
+      requirements: nodeTextRequirements(constraint, utils, language),
+      config,
+      verdicts: loneRegex ? new Map() : null,
+      kinds: ownKinds(constraint, utils, new Set()),
+    })
   }
-  return choices
+  return deferred.sort((a, b) => Number(b.texts !== null) - Number(a.texts !== null))
 }
 
-/** The config without the constraints `choices` holds (the analyzer checks those itself). */
-function withoutTextChoices(config: NapiConfig, choices: readonly TextChoice[]): NapiConfig {
+/** The texts a `^(a|b|c)$` regex allows, or null for any other regex. */
+function textChoices(regex: string): ReadonlySet<string> | null {
+  const match = TEXT_CHOICE.exec(regex)
+  if (!match) return null
+  return new Set((match[1] ?? match[2] ?? '').split('|').map((text) => text.replace(/\\([.$])/g, '$1')))
+}
+
+const PATTERN_METAVARIABLE = /\$[A-Z_$]/
+
+/** Whether a pattern of the config (its rule or a utility) names a metavariable. */
+function namesMetavariables(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(namesMetavariables)
+  if (typeof value !== 'object' || value === null) return false
+  return Object.entries(value).some(([key, child]) =>
+    key === 'pattern' ? PATTERN_METAVARIABLE.test(JSON.stringify(child)) : key !== 'regex' && namesMetavariables(child),
+  )
+}
+
+/**
+ * The kinds a node matching `rule` can have, from its `kind` fields through `any`, `all` and
+ * utilities; null when it may have any kind.
+ */
+function ownKinds(rule: unknown, utils: Record<string, unknown>, resolving: Set<string>): Set<string> | null {
+  if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) return null
+  let kinds: Set<string> | null = null
+  const narrow = (more: Set<string> | null) => {
+    if (more) kinds = kinds ? new Set([...kinds].filter((kind) => more.has(kind))) : more
+  }
+  for (const [field, child] of Object.entries(rule)) {
+    if (field === 'kind' && typeof child === 'string') narrow(new Set([child]))
+    else if (field === 'all' && Array.isArray(child)) for (const item of child) narrow(ownKinds(item, utils, resolving))
+    else if (field === 'any' && Array.isArray(child) && child.length > 0) {
+      const branches = child.map((item) => ownKinds(item, utils, resolving))
+      if (branches.every((branch) => branch !== null)) narrow(new Set(branches.flatMap((branch) => [...(branch as Set<string>)])))
+    } else if (field === 'matches' && typeof child === 'string' && child in utils && !resolving.has(child)) {
+      resolving.add(child)
+      narrow(ownKinds(utils[child], utils, resolving))
+      resolving.delete(child)
+    }
+  }
+  return kinds
+}
+
+/** The constraint left in the config for a deferred one: its kinds, or nothing. */
+function kindConstraint(constraint: DeferredConstraint): Record<string, unknown> | null {
+  if (!constraint.kinds || constraint.kinds.size === 0) return null
+  const kinds = [...constraint.kinds]
+  return kinds.length === 1 ? { kind: kinds[0] } : { any: kinds.map((kind) => ({ kind })) }
+}
+
+/** The config with the deferred constraints left out, or reduced to the kinds they allow. */
+function withoutDeferred(config: NapiConfig, deferred: readonly DeferredConstraint[]): NapiConfig {
   const constraints = config.constraints as Record<string, unknown> | undefined
-  if (!constraints || choices.length === 0) return config
-  const kept = Object.entries(constraints).filter(([name]) => !choices.some((choice) => choice.name === name))
+  if (!constraints || deferred.length === 0) return config
+  const kept = Object.entries(constraints).flatMap(([name, constraint]): Array<[string, unknown]> => {
+    const own = deferred.find((candidate) => candidate.name === name)
+    if (!own) return [[name, constraint]]
+    const kinds = kindConstraint(own)
+    return kinds ? [[name, kinds]] : []
+  })
   const pruned: NapiConfig = { ...config }
   if (kept.length === 0) delete pruned.constraints
   else pruned.constraints = Object.fromEntries(kept) as NapiConfig['constraints']
   return pruned
 }
 
-/** Whether a match's bound metavariables have texts their choices allow (as ast-grep's constraints would). */
-function satisfiesChoices(node: SgNode, choices: readonly TextChoice[]): boolean {
-  return choices.every((choice) => {
-    const bound = node.getMatch(choice.name)
-    return bound === null || choice.texts.has(bound.text())
-  })
+/** Whether the constraint is decided by ast-grep on each node (not by its text alone). */
+function readsTree(constraint: DeferredConstraint): boolean {
+  return constraint.texts === null && constraint.verdicts === null
+}
+
+/**
+ * The matches that satisfy the deferred constraints. Those decided by text are checked here (a
+ * regex's verdict memoized by text); each constraint that reads the tree costs ast-grep a compile
+ * per node it is asked about, so when more than one match of a file needs such an answer, the
+ * rule runs once more with those constraints back in its config, compiled once for the file.
+ */
+function withDeferredChecked(root: SgNode, rule: CompiledRule, config: NapiConfig, nodes: SgNode[]): SgNode[] {
+  const screened = nodes.map((node) => screen(node, rule.deferred, false))
+  const asking = screened.filter((pending) => pending !== false && pending.length > 0).length
+  if (asking <= 1) {
+    return nodes.filter((node, index) => {
+      const pending = screened[index] as DeferredConstraint[] | false
+      return pending !== false && pending.every((constraint) => (node.getMatch(constraint.name) as SgNode).matches(constraint.config))
+    })
+  }
+  const restored = findAllNarrowed(root, restoredConfig(rule, config), rule.config && restoredConfig(rule, rule.config))
+  return restored.filter((node) => screen(node, rule.deferred, true) !== false)
+}
+
+/**
+ * false when a deferred constraint fails on its metavariable's text, else those ast-grep must
+ * still decide on the node (none when `inConfig`: the config held them).
+ */
+function screen(node: SgNode, deferred: readonly DeferredConstraint[], inConfig: boolean): DeferredConstraint[] | false {
+  const pending: DeferredConstraint[] = []
+  for (const constraint of deferred) {
+    if (inConfig && readsTree(constraint)) continue
+    const bound = node.getMatch(constraint.name)
+    if (bound === null) continue
+    const text = bound.text()
+    if (constraint.texts) {
+      if (!constraint.texts.has(text)) return false
+      continue
+    }
+    const probe = new TextProbe(text)
+    if (!probe.satisfies(constraint.requirements.clauses) || !probe.passes(constraint.requirements.filters)) return false
+    if (constraint.verdicts) {
+      if (!regexVerdict(bound, text, constraint, constraint.verdicts)) return false
+    } else pending.push(constraint)
+  }
+  return pending
+}
+
+/** ast-grep's verdict on a lone-regex constraint, by the bound text. */
+function regexVerdict(bound: SgNode, text: string, constraint: DeferredConstraint, verdicts: Map<string, boolean>): boolean {
+  if (text.length > MAX_VERDICT_TEXT) return bound.matches(constraint.config)
+  let verdict = verdicts.get(text)
+  if (verdict === undefined) {
+    verdict = bound.matches(constraint.config)
+    if (verdicts.size >= MAX_VERDICTS) verdicts.clear()
+    verdicts.set(text, verdict)
+  }
+  return verdict
+}
+
+/** The config with the deferred constraints that read the tree back in (those it can capture), memoized per config. */
+function restoredConfig(rule: CompiledRule, config: NapiConfig): NapiConfig {
+  let restored = rule.restoredConfigs.get(config)
+  if (!restored) {
+    const constraints: Record<string, unknown> = { ...(config.constraints as Record<string, unknown> | undefined) }
+    const utils: Record<string, unknown> = { ...(config.utils as Record<string, unknown> | undefined) }
+    for (const constraint of rule.deferred.filter(readsTree)) {
+      constraints[constraint.name] = constraint.config.rule
+      Object.assign(utils, constraint.config.utils)
+    }
+    const withConstraints: NapiConfig = { ...config, constraints: constraints as NapiConfig['constraints'] }
+    if (Object.keys(utils).length > 0) withConstraints.utils = utils as NapiConfig['utils']
+    restored = withoutUncapturedConstraints(withConstraints)
+    rule.restoredConfigs.set(config, restored)
+  }
+  return restored
 }
 
 /**
@@ -170,8 +325,8 @@ export interface SastOptions {
  * compiles every utility, used or not, for every file it matches), with the cheapest equivalent
  * form of each regex (ascii-regex.ts; each form is checked to compile there).
  */
-function matchConfig(doc: RuleDocument, choices: readonly TextChoice[]): NapiConfig {
-  return withAsciiRegexes(withoutUnusedUtils(withoutTextChoices(napiConfigOf(doc), choices)))
+function matchConfig(doc: RuleDocument, deferred: readonly DeferredConstraint[]): NapiConfig {
+  return withAsciiRegexes(withoutUnusedUtils(withoutDeferred(napiConfigOf(doc), deferred)))
 }
 
 /** The config without `utils` entries that neither the rule, the constraints nor a used utility reference. */
@@ -220,7 +375,8 @@ function compile(doc: RuleDocument): CompiledRule {
       narrowedConfigs: new Map(),
       fileConditions: [],
       settledConfigs: new Map(),
-      choices: [],
+      deferred: [],
+      restoredConfigs: new Map(),
     }
   }
   const parts: RuleParts = {
@@ -230,11 +386,11 @@ function compile(doc: RuleDocument): CompiledRule {
     ...(isCodeLanguage(doc.language) ? { language: doc.language } : {}),
   }
   const { clauses, filters } = ruleTextRequirements(parts)
-  const choices = textChoicesOf(doc)
+  const deferred = deferredConstraintsOf(doc)
   return {
     doc,
     severity: doc.severity as Severity,
-    config: matchConfig(doc, choices),
+    config: matchConfig(doc, deferred),
     formula: null,
     precondition: clauses,
     filters,
@@ -242,7 +398,8 @@ function compile(doc: RuleDocument): CompiledRule {
     narrowedConfigs: new Map(),
     fileConditions: fileConditionsOf(doc.rule),
     settledConfigs: new Map(),
-    choices,
+    deferred,
+    restoredConfigs: new Map(),
   }
 }
 
@@ -351,7 +508,7 @@ function narrowedConfig(rule: CompiledRule, kept: number[]): NapiConfig {
   const key = kept.join(',')
   let config = rule.narrowedConfigs.get(key)
   if (!config) {
-    const full = withoutTextChoices(napiConfigOf(rule.doc), rule.choices)
+    const full = withoutDeferred(napiConfigOf(rule.doc), rule.deferred)
     const alternatives = full.rule.any as unknown[]
     const narrowed: NapiConfig = { ...full, rule: { ...full.rule, any: kept.map((index) => alternatives[index]) } as NapiConfig['rule'] }
     config = withAsciiRegexes(withoutUnusedUtils(withoutUncapturedConstraints(withoutUnusedUtils(narrowed))))
@@ -546,13 +703,13 @@ export class SastAnalyzer implements Analyzer {
       let nodes: SgNode[]
       try {
         nodes = findAllNarrowed(root, config, rule.config)
+        if (rule.deferred.length > 0) nodes = withDeferredChecked(root, rule, config, nodes)
       } catch (error) {
         this.metrics.ruleErrors++
         this.onRuleError?.(rule.doc.id, file.path, error instanceof Error ? error.message : String(error))
         continue
       }
       for (const node of nodes) {
-        if (rule.choices.length > 0 && !satisfiesChoices(node, rule.choices)) continue
         const range = node.range()
         const key = `${rule.doc.id}\u0000${range.start.index}\u0000${range.end.index}`
         if (seenSpans.has(key)) continue // same rule, same span: one finding

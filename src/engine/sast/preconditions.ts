@@ -50,6 +50,11 @@ interface Context {
    * the metavariables every match captures, whose constraints are required of the whole rule.
    */
   branchConstraints: { constraints: Record<string, unknown>; required: Set<string> } | null
+  /**
+   * Requirements on one node's text rather than the file's (nodeTextRequirements): relations that
+   * look outside the node (`inside`, `precedes`, `follows`) then require nothing.
+   */
+  withinNode?: boolean
 }
 
 export interface RuleParts {
@@ -97,6 +102,20 @@ export function ruleTextRequirements(parts: RuleParts): TextRequirements {
   return analyzeRule(parts)
 }
 
+/**
+ * What a node's own text must hold for `rule` to match that node (a constraint on the node a
+ * metavariable captured): the words and regex filters of the rule's fields, of its `has`
+ * descendants (whose text is part of the node's) and of the utilities it uses. `inside`,
+ * `precedes` and `follows` look at other nodes and require nothing of this one.
+ */
+export function nodeTextRequirements(rule: unknown, utils: Record<string, unknown> = {}, language?: CodeLanguage): TextRequirements {
+  const filters: RegexFilter[] = []
+  const context: Context = { language: language ?? null, utils, resolving: new Set(), filters, branchConstraints: null, withinNode: true }
+  const clauses = ofRule(rule, context)
+  const unique = new Map(filters.map((filter) => [filter.key, filter]))
+  return { clauses: simplify(clauses), filters: [...unique.values()] }
+}
+
 function analyzeRule(parts: RuleParts): TextRequirements {
   const filters: RegexFilter[] = []
   const context: Context = { language: parts.language ?? null, utils: parts.utils ?? {}, resolving: new Set(), filters, branchConstraints: null }
@@ -132,11 +151,13 @@ function ofRule(value: unknown, context: Context): Precondition {
           if (filter) context.filters?.push(filter)
         }
         break
-      case 'inside':
       case 'has':
+        clauses.push(...ofRule(child, context))
+        break
+      case 'inside':
       case 'precedes':
       case 'follows':
-        clauses.push(...ofRule(child, context))
+        if (!context.withinNode) clauses.push(...ofRule(child, context))
         break
       case 'all':
         if (Array.isArray(child)) for (const item of child) clauses.push(...ofRule(item, context))
