@@ -186,9 +186,10 @@ async function measure(name: string, dir: string, ignoredDirs: readonly string[]
  */
 const WHERE_THE_TIME_GOES = [
   'Where the time goes: in the pattern rules, ast-grep\'s napi binding converts and compiles a rule on every call and keeps nothing',
-  'of it; that per-call cost is over 40% of the time the engine spends in its calls (two thirds of it compiling the rules\' regexes),',
+  'of it; that per-call cost is about a quarter of the time the engine spends in its calls (half of it compiling the rules\' regexes),',
   'the rest is walking the trees (`## Pattern matcher`). So the engine calls it as rarely and with configs as small as it can (precondition words in one pass per file,',
-  'node-kind checks after parsing, per-file narrowing of a rule\'s alternatives to those whose words the file holds, rule files',
+  'node-kind checks after parsing, per-file narrowing of a rule\'s alternatives to those whose words the file holds, constraints',
+  'checked on the matches instead of compiled into every call, rule files',
   'ordered so cheap checks run first). ast-grep\'s own command-line scanner compiles each rule once but runs every rule on every',
   'file: with the same rules it takes two to three times the engine\'s CPU time. The',
   'data-flow analysis is the rest, and on large JavaScript trees most of it. Over this node_modules in one process (load 7 to 15) it',
