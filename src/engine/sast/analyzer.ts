@@ -224,15 +224,16 @@ function screen(node: SgNode, deferred: readonly DeferredConstraint[], inConfig:
     const probe = new TextProbe(text)
     if (!probe.satisfies(constraint.requirements.clauses) || !probe.passes(constraint.requirements.filters)) return false
     if (constraint.verdicts) {
-      if (!regexVerdict(bound, text, constraint, constraint.verdicts)) return false
+      if (!regexVerdict(bound, text, constraint)) return false
     } else pending.push(constraint)
   }
   return pending
 }
 
 /** ast-grep's verdict on a lone-regex constraint, by the bound text. */
-function regexVerdict(bound: SgNode, text: string, constraint: DeferredConstraint, verdicts: Map<string, boolean>): boolean {
-  if (text.length > MAX_VERDICT_TEXT) return bound.matches(constraint.config)
+function regexVerdict(bound: SgNode, text: string, constraint: DeferredConstraint): boolean {
+  const verdicts = constraint.verdicts
+  if (!verdicts || text.length > MAX_VERDICT_TEXT) return bound.matches(constraint.config)
   let verdict = verdicts.get(text)
   if (verdict === undefined) {
     verdict = bound.matches(constraint.config)
